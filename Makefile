@@ -1,0 +1,53 @@
+# partyhost — two commands on a fresh machine: `make run` and `make test`.
+PY ?= $(shell command -v python3.11 || command -v python3)
+VENV ?= .venv
+BIN := $(VENV)/bin
+ARGS ?=
+
+.PHONY: run run-threading test test-fast e2e bench chromium install install-test clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip >/dev/null
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -e . 
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -e '.[test]'
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+## Start the host: prints the join URL and QR code, opens the TV page.
+run: install
+	$(BIN)/partyhost $(ARGS)
+
+run-threading: install
+	$(BIN)/partyhost --async-mode threading $(ARGS)
+
+## Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium; never `playwright install`).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	  else sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; fi; }
+
+## Every test, browser tests included.
+test: install-test chromium
+	$(BIN)/python -m pytest -q
+
+## Unit and transport tests only (no real server, no browser).
+test-fast: install-test
+	$(BIN)/python -m pytest -q -m "not e2e and not server"
+
+e2e: install-test chromium
+	$(BIN)/python -m pytest -q -m e2e
+
+## Real server + simulated phones over loopback: latency, throughput, memory.
+bench: install-test
+	$(BIN)/python bench/bench_mind.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

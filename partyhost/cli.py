@@ -1,0 +1,108 @@
+"""The host command's body: find the join address, print the QR, open the TV, serve.
+
+Imported by :mod:`partyhost.__main__` after the async mode is settled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import logging
+import sys
+import threading
+import webbrowser
+
+from . import qr
+from .netaddr import Candidate, discover, join_url
+from .server import create_app, start_engine
+from .store import Store
+
+log = logging.getLogger("partyhost")
+
+
+def candidates(host_ip: str | None) -> list[Candidate]:
+    """Ranked join addresses; ``host_ip`` (from ``--host-ip``) goes first when given.
+
+    Raises:
+        SystemExit: ``host_ip`` is not an IP address literal (names are not resolved: the QR
+            must work without DNS).
+    """
+    found = discover()
+    if not host_ip:
+        return found
+    try:
+        ip = ipaddress.ip_address(host_ip.strip("[]"))
+    except ValueError:
+        raise SystemExit(f"--host-ip must be an IP address, not {host_ip!r}") from None
+    mine = Candidate(address=str(ip), interface="--host-ip", family=ip.version,
+                     default_route=False, virtual=False)
+    return [mine] + [c for c in found if c.address != mine.address]
+
+
+def banner(join: str, tv: str, others: list[str]) -> str:
+    """The terminal text: join URL, an ASCII QR code and the TV URL."""
+    lines = [
+        "",
+        "  partyhost — スマホでQRコードを読み取って参加 / scan to join",
+        "",
+        qr.ascii(join),
+        f"  参加 / Join:  {join}",
+        f"  テレビ / TV:  {tv}",
+    ]
+    if others:
+        lines.append("  他のアドレス / other addresses: " + ", ".join(others))
+    lines.append("  終了は Ctrl+C / Ctrl+C to stop")
+    return "\n".join(lines) + "\n"
+
+
+def _build(args: argparse.Namespace, addresses: list[Candidate], store: Store, saved: dict | None):
+    return create_app({
+        "ASYNC_MODE": args.async_mode,
+        "SEED": args.seed,
+        "PORT": args.port,
+        "ADDRESSES": addresses,
+        "LANG": args.lang,
+        "STORE": store,
+        "SNAPSHOT": saved,
+    })
+
+
+def serve(args: argparse.Namespace) -> None:
+    """Build the app for ``args`` and serve until interrupted."""
+    logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    for noisy in ("werkzeug", "engineio", "socketio", "geventwebsocket"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    addresses = candidates(args.host_ip)
+    store = Store(args.data)
+    saved = None if args.fresh else store.load()
+    if args.fresh:
+        store.clear()
+    try:
+        app, socketio, engine = _build(args, addresses, store, saved)
+        if saved:
+            log.info("resumed the saved party (room %s); --fresh starts a new one",
+                     engine.party.room)
+    except Exception:
+        if not saved:
+            raise
+        log.exception("the saved party could not be read; starting a new one")
+        app, socketio, engine = _build(args, addresses, store, None)
+    join = engine.join_url()
+    local_tv = f"http://127.0.0.1:{args.port}/tv"
+    key_tv = join_url(addresses[0].url_host, args.port, "/tv") + f"?key={app.config['HOST_KEY']}" \
+        if addresses else local_tv
+    sys.stdout.write(banner(join, local_tv, [c.url_host for c in addresses[1:]]))
+    sys.stdout.write(f"  別の画面をテレビにするとき / TV on another device: {key_tv}\n\n")
+    sys.stdout.flush()
+    start_engine(socketio, engine)
+    if not args.no_browser:
+        threading.Timer(1.0, lambda: webbrowser.open(local_tv)).start()
+    kwargs = {"host": args.bind, "port": args.port, "log_output": False}
+    if args.async_mode == "threading":
+        kwargs["allow_unsafe_werkzeug"] = True
+    try:
+        socketio.run(app, **kwargs)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        engine.stop()

@@ -1,0 +1,524 @@
+"""The single engine loop: every action in server-receive order, timers, and per-seat views.
+
+The transport calls :meth:`Engine.submit` from its handlers; that stamps the message with the
+server's monotonic clock and queues it *under one lock*, so queue order is stamp order in both
+async modes (measured in ``../shared/research/stack.md`` §3). One loop (:meth:`run_forever`, or
+:meth:`drain` in tests) pops messages in that order, hands game actions to the party's game,
+fires deadlines, then sends each socket the view of the seat its token owns: only the changed
+ones, and everything again after a (re)connect.
+
+Nothing here talks to Flask: the engine is given an ``emit(event, data, sid)`` callable.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import queue as queue_module
+import random
+import secrets
+import string
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from jsonschema import Draft202012Validator
+
+from . import i18n, qr
+from .games import registry
+from .games.base import RuleError
+from .netaddr import Candidate, join_url
+from .party import Party
+
+log = logging.getLogger("partyhost.engine")
+
+MAX_MESSAGE_BYTES = 4096
+"""Largest accepted message, as compact JSON. Anything bigger is refused as malformed."""
+
+RECENT_IDS = 64
+"""How many recent message ids per seat are remembered to refuse doubled messages."""
+
+_ID = {"type": ["string", "integer", "null"], "maxLength": 64}
+ENVELOPES: dict[str, dict] = {
+    "join": {
+        "type": "object",
+        "properties": {"id": _ID, "name": {"type": "string", "maxLength": 64},
+                       "lang": {"type": "string", "maxLength": 10}},
+        "required": ["name"],
+        "additionalProperties": False,
+    },
+    "lang": {
+        "type": "object",
+        "properties": {"id": _ID, "lang": {"type": "string", "maxLength": 10}},
+        "required": ["lang"],
+        "additionalProperties": False,
+    },
+    "act": {
+        "type": "object",
+        "properties": {"id": _ID, "game": {"type": "integer"}, "type": {"type": "string", "maxLength": 40}},
+        "required": ["id", "game", "type"],
+    },
+    "host": {
+        "type": "object",
+        "properties": {
+            "id": _ID,
+            "op": {"enum": ["choose", "start", "restart", "pause", "resume", "end", "kick",
+                            "promote", "address"]},
+            "game": {"type": "string", "maxLength": 40},
+            "options": {"type": "object"},
+            "seat": {"type": "string", "maxLength": 20},
+            "index": {"type": "integer", "minimum": 0},
+        },
+        "required": ["op"],
+        "additionalProperties": False,
+    },
+}
+_ENVELOPE_VALIDATORS = {kind: Draft202012Validator(schema) for kind, schema in ENVELOPES.items()}
+
+
+@dataclass(order=True)
+class Message:
+    """One stamped message from a socket. Ordered by ``(stamp, seq)``: the receive order."""
+
+    stamp: float
+    seq: int
+    sid: str = field(compare=False)
+    kind: str = field(compare=False)
+    payload: Any = field(compare=False, default=None)
+    meta: dict = field(compare=False, default_factory=dict)
+
+
+@dataclass
+class Connection:
+    """One live socket: a phone (maybe bound to a seat) or a TV page.
+
+    ``host_screen`` is decided by the transport (the laptop's own TV page or one holding the
+    host key); ``lang`` is this device's UI language.
+    """
+
+    sid: str
+    role: str
+    lang: str = "ja"
+    seat: str | None = None
+    host_screen: bool = False
+    recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_IDS))
+
+
+def room_code(rng: random.Random) -> str:
+    """A short room code for the TV: 4 letters without look-alikes (no I, O)."""
+    letters = "".join(c for c in string.ascii_uppercase if c not in "IO")
+    return "".join(rng.choice(letters) for _ in range(4))
+
+
+class Engine:
+    """The party's one engine loop.
+
+    Args:
+        emit: ``emit(event, data, sid)`` sends one Socket.IO event to one socket.
+        seed: seeds the engine's ``random.Random`` (deals, room code); None = from the OS.
+        clock: monotonic seconds (``time.monotonic``); tests pass a fake.
+        make_queue / empty_exception: the queue the loop blocks on (eventlet's or the stdlib's).
+        addresses: ranked join-address candidates (:mod:`partyhost.netaddr`); the first is used
+            for the QR until the host picks another.
+        port: the HTTP port, for the join URL.
+        store: optional object with ``save(dict)``, called after each batch that changed state
+            with ``{"party": Party.to_dict(), "game_now": float}``.
+        snapshot: a saved ``{"party", "game_now"}`` to resume instead of a new party; the game
+            clock continues from ``game_now``.
+    """
+
+    def __init__(
+        self,
+        emit: Callable[[str, Any, str], None],
+        *,
+        seed: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        make_queue: Callable[[], Any] = queue_module.Queue,
+        empty_exception: type[BaseException] = queue_module.Empty,
+        addresses: list[Candidate] | None = None,
+        port: int = 8765,
+        store: Any = None,
+        snapshot: dict | None = None,
+    ) -> None:
+        self._emit = emit
+        self.clock = clock
+        self.rng = random.Random(seed if seed is not None else secrets.randbits(64))
+        self._queue = make_queue()
+        self._empty = empty_exception
+        self._lock = threading.Lock()
+        self._seq = itertools.count()
+        self.addresses = list(addresses or [])
+        self.port = port
+        self.store = store
+        self.party = Party(room=room_code(self.rng))
+        self.connections: dict[str, Connection] = {}
+        self._sent: dict[str, str] = {}
+        self._recent_by_seat: dict[str, deque] = {}
+        self._paused_total = 0.0
+        self._paused_at: float | None = None
+        self._dirty = True
+        self._stopped = False
+        self.processed = 0
+        if snapshot:
+            self.party = Party.from_dict(snapshot["party"], self.rng)
+            self._paused_total = self.clock() - float(snapshot.get("game_now") or 0.0)
+            if self.party.paused:
+                self._paused_at = self.clock()
+
+    # ----- transport side (any thread) -------------------------------------------------------
+    def submit(self, sid: str, kind: str, payload: Any = None, meta: dict | None = None) -> float:
+        """Stamp a message with the server clock and queue it. Returns the stamp (seconds).
+
+        Stamp and enqueue happen under one lock, so the queue order is the stamp order.
+        """
+        with self._lock:
+            stamp = self.clock()
+            self._queue.put(Message(stamp, next(self._seq), sid, kind, payload, meta or {}))
+        return stamp
+
+    # ----- the loop ------------------------------------------------------------------------------
+    def game_now(self) -> float:
+        """Seconds on the game clock: the server clock less the time the host has paused."""
+        now = self.clock()
+        paused = now - self._paused_at if self._paused_at is not None else 0.0
+        return now - self._paused_total - paused
+
+    def next_wakeup(self) -> float | None:
+        """Server-clock time of the next deadline (host hand-over or a game timer), or None."""
+        times = [t for t in (self.party.host_deadline(),) if t is not None]
+        game = self.party.game
+        if game is not None and not game.over and not self.party.paused:
+            deadline = game.next_deadline()
+            if deadline is not None:
+                times.append(deadline + self._paused_total)
+        return min(times) if times else None
+
+    def drain(self) -> int:
+        """Process every queued message in stamp order, fire due timers, send changed views.
+
+        Returns the number of messages processed. Tests call this instead of running the loop.
+        """
+        count = 0
+        while True:
+            try:
+                message = self._queue.get_nowait()
+            except self._empty:
+                break
+            self._process(message)
+            count += 1
+        self._fire_timers()
+        self._flush()
+        return count
+
+    def run_forever(self, max_wait: float = 1.0) -> None:
+        """Block on the queue until a message or the next deadline, then :meth:`drain`; forever.
+
+        Started as the server's one background task. ``stop()`` ends it within ``max_wait``.
+        """
+        while not self._stopped:
+            wake = self.next_wakeup()
+            timeout = max_wait if wake is None else min(max_wait, max(0.0, wake - self.clock()))
+            try:
+                message = self._queue.get(timeout=timeout)
+            except self._empty:
+                message = None
+            try:
+                if message is not None:
+                    self._process(message)
+                self.drain()
+            except Exception:  # pragma: no cover - the loop must survive anything
+                log.exception("engine loop error")
+
+    def stop(self) -> None:
+        """Ask :meth:`run_forever` to return."""
+        self._stopped = True
+
+    def _fire_timers(self) -> None:
+        now = self.clock()
+        if self.party.hand_on_host(now):
+            self._dirty = True
+        game = self.party.game
+        if game is None or game.over or self.party.paused:
+            return
+        deadline = game.next_deadline()
+        if deadline is not None and deadline <= self.game_now():
+            self._guarded(lambda: game.tick(self.game_now()))
+            self._dirty = True
+
+    def _guarded(self, change: Callable[[], None]) -> None:
+        """Run a game change; on an unexpected exception, log it and restore the game as it was."""
+        game = self.party.game
+        snapshot = game.to_dict() if game is not None else None
+        try:
+            change()
+        except RuleError:
+            raise
+        except Exception:
+            log.exception("game raised; state restored")
+            if snapshot is not None:
+                self.party.game = type(game).from_dict(snapshot, self.rng)
+            raise RuleError("internal") from None
+
+    # ----- messages -----------------------------------------------------------------------------
+    def _process(self, message: Message) -> None:
+        self.processed += 1
+        conn = self.connections.get(message.sid)
+        log.debug("message %s from %s (%s)", message.kind, message.sid, "known" if conn else "unknown")
+        payload = message.payload
+        msg_id = payload.get("id") if isinstance(payload, dict) else None
+        if message.kind == "connect":
+            self._on_connect(message)
+            return
+        if message.kind == "disconnect":
+            self._on_disconnect(message)
+            return
+        if conn is None:
+            return  # a message from a socket we never saw connect (or already gone)
+        try:
+            self._check_envelope(message.kind, payload)
+            handler = getattr(self, f"_on_{message.kind}")
+            handler(conn, payload, message)
+        except RuleError as error:
+            self._reply(conn, msg_id, error)
+        else:
+            self._reply(conn, msg_id, None)
+            self._dirty = True
+
+    def _check_envelope(self, kind: str, payload: Any) -> None:
+        if kind not in _ENVELOPE_VALIDATORS:
+            raise RuleError("unknown_message")
+        try:
+            size = len(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode())
+        except (TypeError, ValueError):
+            raise RuleError("malformed", detail="json") from None
+        if size > MAX_MESSAGE_BYTES:
+            raise RuleError("too_large", max=MAX_MESSAGE_BYTES)
+        error = next(iter(_ENVELOPE_VALIDATORS[kind].iter_errors(payload)), None)
+        if error is not None:
+            where = "/".join(str(p) for p in error.path) or "(root)"
+            raise RuleError("malformed", detail=f"{where}: {error.message}"[:200])
+
+    def _reply(self, conn: Connection, msg_id: Any, error: RuleError | None) -> None:
+        if error is None:
+            self._send("result", {"id": msg_id, "ok": True}, conn.sid)
+            return
+        self._send("result", {
+            "id": msg_id,
+            "ok": False,
+            "code": error.code,
+            "params": {k: v for k, v in error.params.items() if isinstance(v, (str, int, float))},
+            "message": i18n.message(conn.lang, f"err.{error.code}", **error.params),
+        }, conn.sid)
+
+    def _on_connect(self, message: Message) -> None:
+        meta = message.meta
+        conn = Connection(
+            sid=message.sid,
+            role="tv" if meta.get("role") == "tv" else "phone",
+            lang=i18n.normalize_lang(meta.get("lang")),
+            host_screen=bool(meta.get("host_screen")) and meta.get("role") == "tv",
+        )
+        self.connections[message.sid] = conn
+        self._sent.pop(message.sid, None)
+        welcome: dict[str, Any] = {"seat": None, "room": self.party.room, "role": conn.role}
+        if conn.role == "phone" and meta.get("token") is not None:
+            seat = self.party.seat_of_token(meta.get("token"))
+            if seat is None:
+                welcome["reason"] = "unknown_token"
+            else:
+                self._bind(conn, seat.id)
+                welcome.update(seat=seat.id, name=seat.name)
+        self._send("welcome", welcome, conn.sid)
+        self._dirty = True
+
+    def _bind(self, conn: Connection, seat_id: str) -> None:
+        seat = self.party.seats[seat_id]
+        conn.seat = seat_id
+        seat.connections += 1
+        seat.away_since = None
+
+    def _on_disconnect(self, message: Message) -> None:
+        conn = self.connections.pop(message.sid, None)
+        self._sent.pop(message.sid, None)
+        if conn is None or conn.seat is None:
+            return
+        seat = self.party.seats.get(conn.seat)
+        if seat is not None:
+            seat.connections = max(0, seat.connections - 1)
+            if seat.connections == 0:
+                seat.away_since = self.clock()
+        self._dirty = True
+
+    def _on_join(self, conn: Connection, payload: dict, message: Message) -> None:
+        if conn.role != "phone":
+            raise RuleError("not_a_phone")
+        if conn.seat is not None:
+            raise RuleError("already_joined")
+        lang = i18n.normalize_lang(payload.get("lang"), conn.lang)
+        conn.lang = lang
+        seat = self.party.join(payload["name"], lang, lambda: secrets.token_urlsafe(24))
+        self._bind(conn, seat.id)
+        self._send("welcome", {"seat": seat.id, "name": seat.name, "token": seat.token,
+                               "room": self.party.room, "role": "phone"}, conn.sid)
+
+    def _on_lang(self, conn: Connection, payload: dict, message: Message) -> None:
+        conn.lang = i18n.normalize_lang(payload["lang"], conn.lang)
+        if conn.seat is not None:
+            self.party.seats[conn.seat].lang = conn.lang
+
+    def _remember(self, key: str, msg_id: Any) -> None:
+        """Refuse a message id this seat (or screen) already sent: a doubled tap or a resend."""
+        if msg_id is None:
+            return
+        recent = self._recent_by_seat.setdefault(key, deque(maxlen=RECENT_IDS))
+        if msg_id in recent:
+            raise RuleError("duplicate")
+        recent.append(msg_id)
+
+    def _on_act(self, conn: Connection, payload: dict, message: Message) -> None:
+        party = self.party
+        if conn.seat is None:
+            raise RuleError("not_joined")
+        if party.game is None or payload["game"] != party.game_serial:
+            raise RuleError("stale_game")
+        if conn.seat not in party.players:
+            raise RuleError("not_playing_this_game")
+        if party.game.over:
+            raise RuleError("game_over")
+        if party.paused:
+            raise RuleError("paused")
+        action = {k: v for k, v in payload.items() if k not in ("id", "game")}
+        registry.check_action(type(party.game), action)
+        self._remember(conn.seat, payload.get("id"))
+        game = party.game
+        self._guarded(lambda: game.apply(conn.seat, action, self.game_now()))
+
+    def is_host(self, conn: Connection) -> bool:
+        """Host powers: the laptop's own TV page, or the phone the host promoted."""
+        return conn.host_screen or (conn.seat is not None and conn.seat == self.party.host_seat)
+
+    def _on_host(self, conn: Connection, payload: dict, message: Message) -> None:
+        if not self.is_host(conn):
+            raise RuleError("not_host")
+        self._remember(conn.seat or f"tv:{conn.sid}", payload.get("id"))
+        party = self.party
+        op = payload["op"]
+        if op == "choose":
+            party.choose(payload.get("game", party.game_key), payload.get("options"))
+        elif op in ("start", "restart"):
+            party.start(self.rng, self.game_now())
+        elif op == "pause":
+            if not party.running:
+                raise RuleError("no_game")
+            if not party.paused:
+                party.paused = True
+                self._paused_at = self.clock()
+        elif op == "resume":
+            if party.paused and self._paused_at is not None:
+                self._paused_total += self.clock() - self._paused_at
+            party.paused = False
+            self._paused_at = None
+        elif op == "end":
+            if party.paused and self._paused_at is not None:
+                self._paused_total += self.clock() - self._paused_at
+                self._paused_at = None
+            party.end()
+        elif op == "kick":
+            seat_id = payload.get("seat", "")
+            sids = [c for c in self.connections.values() if c.seat == seat_id]
+            party.kick(seat_id, self.game_now())
+            for other in sids:
+                other.seat = None
+                self._send("kicked", {}, other.sid)
+        elif op == "promote":
+            party.promote(payload.get("seat", ""))
+        elif op == "address":
+            index = payload.get("index", 0)
+            if index >= len(self.addresses):
+                raise RuleError("no_such_address")
+            party.address_index = index
+
+    # ----- views --------------------------------------------------------------------------------
+    def join_url(self) -> str:
+        """The URL the QR code encodes: the chosen address, the port and ``/``."""
+        if not self.addresses:
+            return join_url("127.0.0.1", self.port)
+        index = min(self.party.address_index, len(self.addresses) - 1)
+        return join_url(self.addresses[index].url_host, self.port)
+
+    def party_view(self) -> dict:
+        """The public lobby state every screen shows."""
+        party = self.party
+        return {
+            "room": party.room,
+            "phase": party.phase,
+            "game_key": party.game_key,
+            "options": party.options.get(party.game_key, {}),
+            "games": registry.describe(),
+            "roster": party.roster(),
+            "host_seat": party.host_seat,
+            "paused": party.paused,
+            "serial": party.game_serial,
+            "players": list(party.players),
+            "over": bool(party.game is not None and party.game.over),
+        }
+
+    def view_for(self, conn: Connection) -> dict:
+        """Everything one socket may see: the party, its own seat, and the game view of that
+        seat (the table view for TV pages, spectators and phones not yet seated)."""
+        party = self.party
+        game = party.game
+        seat_id = conn.seat
+        view: dict[str, Any] = {"party": self.party_view(), "host": self.is_host(conn)}
+        if conn.role == "phone":
+            seat = party.seats.get(seat_id) if seat_id else None
+            view["me"] = None if seat is None else {
+                "seat": seat.id, "name": seat.name, "spectator": seat.spectator,
+                "playing": seat.id in party.players,
+            }
+        if game is not None:
+            view["game"] = game.view(seat_id if seat_id in party.players else None)
+        else:
+            view["game"] = None
+        if conn.role == "tv" or self.is_host(conn):
+            url = self.join_url()
+            view["join"] = {
+                "url": url,
+                "addresses": [
+                    {"address": c.address, "interface": c.interface, "virtual": c.virtual,
+                     "default_route": c.default_route}
+                    for c in self.addresses
+                ],
+                "index": party.address_index,
+            }
+            if conn.role == "tv":
+                view["join"]["qr"] = qr.svg(url)
+        return view
+
+    def _flush(self) -> None:
+        if not self._dirty:
+            return
+        self._dirty = False
+        now = self.game_now()
+        if self.store is not None:
+            try:
+                self.store.save({"party": self.party.to_dict(), "game_now": now})
+            except Exception:  # pragma: no cover - a full disk must not stop the game
+                log.exception("snapshot failed")
+        for conn in list(self.connections.values()):
+            view = self.view_for(conn)
+            key = json.dumps(view, sort_keys=True, ensure_ascii=False)
+            if self._sent.get(conn.sid) == key:
+                continue
+            self._sent[conn.sid] = key
+            view["now"] = now
+            self._send("state", view, conn.sid)
+
+    def _send(self, event: str, data: Any, sid: str) -> None:
+        try:
+            self._emit(event, data, sid)
+        except Exception:  # pragma: no cover - a dead socket must not stop the loop
+            log.exception("emit failed")

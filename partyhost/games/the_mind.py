@@ -1,0 +1,546 @@
+"""The Mind (ザ・マインド): pure rules of the cooperative "play all cards in rising order" game.
+
+Sources. The rulebook ``shared/seeds/003_e593f889e41d4ea3.txt`` is the law; ``shared/RULES.md``
+section "The Mind" settles what it leaves open for phones. Rulebook sections are cited by their
+order in the seed file:
+
+* §1 goal (one team; all numbers onto one pile, lowest first; level n deals n cards each)
+* §2 set-up by player count (lives, shuriken, levels; spare lives and shuriken set aside)
+* §3 starting a level and playing (everyone readies, cards one at a time; "stop")
+* §4 wrong order costs one life; shuriken need every player's agreement
+* §5 level complete: reshuffle all 100, deal the next level, rewards and the caps, victory
+
+How a phone stands in for the table (RULES.md):
+
+* "ready" is the hand laid on the table. A level, and play after every stop, mistake or shuriken,
+  starts only once every player (also one whose hand is already empty) is ready.
+* A phone always plays its holder's lowest card; a play names the level it was made for, and a
+  play of a card that is no longer in the hand (discarded meanwhile) is refused without penalty.
+  The server takes plays in the order it stamped them, so of two plays a few milliseconds apart
+  the first one received counts.
+* Times: ``now`` is float seconds on the engine's game clock. The time ``t`` recorded for each
+  played or discarded card is seconds of *playing* time since the level began (time spent in
+  phase ``"ready"`` after a stop, mistake or shuriken is not counted), rounded to 0.01 s.
+
+The class never reads a clock, never does I/O and never uses the global ``random``: the engine
+hands in ``now`` and a ``random.Random`` that is kept and used for every deal.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any, ClassVar
+
+from jsonschema import Draft202012Validator
+
+from .base import Game, RuleError
+
+# --- rules as data ---------------------------------------------------------------------------
+
+#: Lowest and highest number card; the deck holds each number once (§1, §2).
+CARD_LOW = 1
+CARD_HIGH = 100
+ALL_CARDS: tuple[int, ...] = tuple(range(CARD_LOW, CARD_HIGH + 1))
+
+#: Starting lives, starting shuriken and number of levels by player count
+#: (seeds/003_… §2; RULES.md "The Mind", first line).
+PLAYER_COUNT_TABLE: dict[int, dict[str, int]] = {
+    2: {"lives": 2, "shuriken": 1, "levels": 12},
+    3: {"lives": 3, "shuriken": 1, "levels": 10},
+    4: {"lives": 4, "shuriken": 1, "levels": 8},
+}
+
+#: Reward for completing a level: level -> "life" | "shuriken". Levels not listed give nothing
+#: (seeds/003_… §5 names level 2 and the rewarded levels; RULES.md "The Mind" gives the map).
+REWARDS: dict[int, str] = {2: "shuriken", 3: "life", 5: "shuriken", 6: "life", 8: "shuriken", 9: "life"}
+
+#: The team never holds more than this many lives / shuriken; a reward beyond is not gained
+#: (seeds/003_… §5: component counts 5 lives, 3 shuriken).
+MAX_LIVES = 5
+MAX_SHURIKEN = 3
+
+#: Seconds a shuriken proposal stays open before it lapses (our own choice for phones; the
+#: rulebook has the table agree out loud).
+SHURIKEN_VOTE_SECONDS = 30.0
+
+PHASES = ("ready", "playing", "won", "lost")
+
+_LEVEL = {"type": "integer", "minimum": 1, "maximum": max(t["levels"] for t in PLAYER_COUNT_TABLE.values())}
+
+
+def _action_schema(kind: str, **props: dict) -> dict:
+    return {
+        "type": "object",
+        "properties": {"type": {"const": kind}, **props},
+        "required": ["type", *props],
+        "additionalProperties": False,
+    }
+
+
+def _clock(value: float) -> float:
+    return round(float(value), 2)
+
+
+class TheMind(Game):
+    """The Mind for 2–4 players (seeds/003_… ; RULES.md "The Mind").
+
+    Life cycle: ``setup`` deals level 1 and the game waits in phase ``"ready"``; when every
+    player is ready the phase becomes ``"playing"``; a mistake, a shuriken or a stop returns it to
+    ``"ready"``; a completed level deals the next one (phase ``"ready"``); the game ends in
+    ``"won"`` (last level completed) or ``"lost"`` (no life left).
+
+    Actions (dicts; ``ACTIONS`` holds the JSON Schema of each whole dict, ``"type"`` included):
+
+    * ``{"type": "ready", "level": int, "ready": bool}`` — lay (or lift) the hand on the table.
+    * ``{"type": "stop", "level": int}`` — pause play; everyone readies again.
+    * ``{"type": "play", "level": int, "card": int}`` — play the holder's lowest card.
+    * ``{"type": "propose_shuriken", "level": int}`` — open a shuriken vote.
+    * ``{"type": "vote_shuriken", "proposal": int, "agree": bool}`` — answer the open vote.
+
+    Every refused action raises :class:`RuleError` and leaves the state untouched; every
+    successful change bumps ``version``. Example::
+
+        >>> g = TheMind(); g.setup(["s1", "s2"], {}, random.Random(1), now=0.0)
+        >>> g.view("s1")["phase"], len(g.view("s1")["hand"])
+        ('ready', 1)
+    """
+
+    KEY: ClassVar[str] = "the_mind"
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = 4
+    OPTIONS: ClassVar[dict] = {"type": "object", "properties": {}, "additionalProperties": False}
+    ACTIONS: ClassVar[dict[str, dict]] = {
+        "ready": _action_schema("ready", level=_LEVEL, ready={"type": "boolean"}),
+        "stop": _action_schema("stop", level=_LEVEL),
+        "play": _action_schema(
+            "play", level=_LEVEL, card={"type": "integer", "minimum": CARD_LOW, "maximum": CARD_HIGH}
+        ),
+        "propose_shuriken": _action_schema("propose_shuriken", level=_LEVEL),
+        "vote_shuriken": _action_schema(
+            "vote_shuriken", proposal={"type": "integer", "minimum": 1}, agree={"type": "boolean"}
+        ),
+    }
+    _VALIDATORS: ClassVar[dict[str, Draft202012Validator]] = {
+        kind: Draft202012Validator(schema) for kind, schema in ACTIONS.items()
+    }
+    _OPTIONS_VALIDATOR: ClassVar[Draft202012Validator] = Draft202012Validator(OPTIONS)
+
+    def __init__(self) -> None:
+        self._rng: random.Random | None = None
+        self.players: list[str] = []
+        self.levels = 0
+        self.level = 0
+        self.phase = "ready"
+        self.lives = 0
+        self.shuriken = 0
+        self.hands: dict[str, list[int]] = {}
+        self.stock: list[int] = []
+        self.ready: dict[str, bool] = {}
+        # Every card played or discarded this level, in order:
+        # {"card", "seat", "t", "kind": "play"|"discard", "reason": None|"mistake"|"shuriken"|"left"}
+        self.log: list[dict] = []
+        self.proposal: dict | None = None
+        self.next_proposal_id = 1
+        self.last_event: dict | None = None
+        self.event_n = 0
+        self.chart: dict | None = None
+        self.version = 0
+        self.elapsed = 0.0  # playing seconds of this level before the current stretch of play
+        self.play_start: float | None = None  # game-clock time the current stretch began
+
+    # --- set-up ------------------------------------------------------------------------------
+
+    def setup(self, players: list[str], options: dict, rng: random.Random, now: float) -> None:
+        """Start a game and deal level 1 (seeds/003_… §2; RULES.md "The Mind").
+
+        Args:
+            players: 2–4 distinct seat ids in seating order.
+            options: must be ``{}`` (the game has no options).
+            rng: the engine's ``random.Random``; kept and used for every deal.
+            now: game-clock seconds (unused at set-up; play time starts when all are ready).
+
+        Raises:
+            RuleError: ``"player_count"`` (params ``count``, ``min``, ``max``) for fewer than 2
+                or more than 4 players; ``"duplicate_seat"`` when a seat id repeats;
+                ``"bad_options"`` when ``options`` is not an empty object.
+        """
+        players = list(players)
+        if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:
+            raise RuleError("player_count", count=len(players), min=self.MIN_PLAYERS, max=self.MAX_PLAYERS)
+        if len(set(players)) != len(players):
+            raise RuleError("duplicate_seat")
+        if not self._OPTIONS_VALIDATOR.is_valid(options if options is not None else {}):
+            raise RuleError("bad_options")
+        start = PLAYER_COUNT_TABLE[len(players)]
+        self.__init__()
+        self._rng = rng
+        self.players = players
+        self.levels = start["levels"]
+        self.lives = start["lives"]
+        self.shuriken = start["shuriken"]
+        self._deal(1)
+        self.version = 1
+
+    # --- the engine interface ----------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """True once the game is won or lost."""
+        return self.phase in ("won", "lost")
+
+    def apply(self, seat: str, action: dict, now: float) -> None:
+        """Apply one action of ``seat`` stamped at game-clock ``now`` (seconds).
+
+        Raises:
+            RuleError: ``"bad_action"`` (malformed dict), ``"game_over"``, ``"not_a_player"``
+                and the codes of each action (see the ``_do_*`` methods). Nothing changes
+                when it is raised.
+        """
+        if not isinstance(action, dict) or action.get("type") not in self._VALIDATORS:
+            raise RuleError("bad_action")
+        kind = action["type"]
+        if not self._VALIDATORS[kind].is_valid(action):
+            raise RuleError("bad_action", type=kind)
+        if self.over:
+            raise RuleError("game_over")
+        if seat not in self.players:
+            raise RuleError("not_a_player")
+        getattr(self, "_do_" + kind)(seat, action, float(now))
+        self.version += 1
+
+    def tick(self, now: float) -> None:
+        """Let an open shuriken proposal lapse once ``now`` reaches its deadline.
+
+        Does nothing (and does not bump ``version``) when nothing is due.
+        """
+        if self.proposal is not None and now >= self.proposal["deadline"]:
+            lapsed = self.proposal["id"]
+            self.proposal = None
+            self._event("shuriken_lapsed", proposal=lapsed)
+            self.version += 1
+
+    def next_deadline(self) -> float | None:
+        """Game-clock seconds at which the open shuriken proposal lapses, or None."""
+        return None if self.proposal is None else self.proposal["deadline"]
+
+    def leave(self, seat: str, now: float) -> None:
+        """Remove a (kicked) player mid-game; no life is lost.
+
+        Their hand is discarded face up (chart reason ``"left"``), an open shuriken vote is
+        cancelled (it was put to a different table), and the level is complete if no hand holds
+        cards any more; in phase ``"ready"`` play starts if everyone left is ready. The number of
+        levels, lives and shuriken stay as set up. Not in the rulebook: RULES.md "General".
+
+        Raises:
+            RuleError: ``"game_over"`` after the game ended; ``"not_a_player"`` for a seat that
+                is not playing; ``"cannot_continue"`` when fewer than 2 players would remain.
+                Nothing changes when it is raised.
+        """
+        if self.over:
+            raise RuleError("game_over")
+        if seat not in self.players:
+            raise RuleError("not_a_player")
+        if len(self.players) - 1 < self.MIN_PLAYERS:
+            raise RuleError("cannot_continue")
+        now = float(now)
+        t = self._play_time(now)
+        cards = self.hands.pop(seat)
+        for card in cards:
+            self.log.append({"card": card, "seat": seat, "t": t, "kind": "discard", "reason": "left"})
+        self.players.remove(seat)
+        self.ready.pop(seat, None)
+        self.proposal = None
+        cause = {"kind": "left", "seat": seat, "discarded": [{"card": c, "seat": seat} for c in cards]}
+        if self._all_empty():
+            self._complete_level(now, cause)
+        elif self.phase == "ready" and all(self.ready.values()):
+            self._start_playing(now)
+            self.last_event["cause"] = cause
+        else:
+            self._event(**cause)
+        self.version += 1
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def _check_level(self, action: dict) -> None:
+        if action["level"] != self.level:
+            raise RuleError("stale_level", level=action["level"], current=self.level)
+
+    def _do_ready(self, seat: str, action: dict, now: float) -> None:
+        """Lay or lift the hand (seeds/003_… §3; RULES.md "The Mind").
+
+        Raises ``"stale_level"`` (params ``level``, ``current``), ``"already_playing"``
+        (phase is not ``"ready"``).
+        """
+        self._check_level(action)
+        if self.phase != "ready":
+            raise RuleError("already_playing")
+        self.ready[seat] = bool(action["ready"])
+        if all(self.ready[s] for s in self.players):
+            self._start_playing(now)
+
+    def _do_stop(self, seat: str, action: dict, now: float) -> None:
+        """Pause play; everyone readies again (seeds/003_… §3).
+
+        Raises ``"stale_level"``, ``"not_playing"``.
+        """
+        self._check_level(action)
+        if self.phase != "playing":
+            raise RuleError("not_playing")
+        self._pause(now)
+        self._event("stop", by=seat)
+
+    def _do_play(self, seat: str, action: dict, now: float) -> None:
+        """Play the seat's lowest card (seeds/003_… §3, §4; RULES.md "The Mind").
+
+        Checks, in this order: ``"stale_level"``; ``"card_gone"`` (params ``card``: not in the
+        seat's hand, e.g. discarded by a mistake or shuriken meanwhile, or a doubled tap);
+        ``"not_playing"``; ``"shuriken_vote_open"``; ``"not_lowest"`` (params ``card``).
+
+        If any hand holds a lower card, exactly one life is lost and every lower card in every
+        hand is discarded face up (reason ``"mistake"``, same ``t``); at zero lives the game is
+        lost at once; otherwise play pauses unless that emptied every hand.
+        """
+        self._check_level(action)
+        card = int(action["card"])
+        hand = self.hands[seat]
+        if card not in hand:
+            raise RuleError("card_gone", card=card)
+        if self.phase != "playing":
+            raise RuleError("not_playing")
+        if self.proposal is not None:
+            raise RuleError("shuriken_vote_open")
+        if card != hand[0]:
+            raise RuleError("not_lowest", card=card)
+        t = self._play_time(now)
+        hand.pop(0)
+        self.log.append({"card": card, "seat": seat, "t": t, "kind": "play", "reason": None})
+        lower = sorted((c, s) for s in self.players for c in self.hands[s] if c < card)
+        if not lower:
+            if self._all_empty():
+                self._complete_level(now, {"kind": "play", "card": card, "by": seat, "t": t})
+            else:
+                self._event("play", card=card, by=seat, t=t)
+            return
+        for c, s in lower:
+            self.hands[s].remove(c)
+            self.log.append({"card": c, "seat": s, "t": t, "kind": "discard", "reason": "mistake"})
+        self.lives -= 1
+        cause = {
+            "kind": "mistake",
+            "card": card,
+            "by": seat,
+            "t": t,
+            "discarded": [{"card": c, "seat": s} for c, s in lower],
+        }
+        if self.lives <= 0:
+            self.lives = 0
+            self._end_level(now, "lost", None, False)
+            self._event("lost", level=self.level, cause=cause)
+        elif self._all_empty():
+            self._complete_level(now, cause)
+        else:
+            self._pause(now)
+            self._event(**cause)
+
+    def _do_propose_shuriken(self, seat: str, action: dict, now: float) -> None:
+        """Open a shuriken vote; the proposer agrees (seeds/003_… §4).
+
+        The vote lapses ``SHURIKEN_VOTE_SECONDS`` after ``now``. Raises ``"stale_level"``,
+        ``"no_shuriken"``, ``"shuriken_vote_open"``.
+        """
+        self._check_level(action)
+        if self.shuriken < 1:
+            raise RuleError("no_shuriken")
+        if self.proposal is not None:
+            raise RuleError("shuriken_vote_open")
+        self.proposal = {
+            "id": self.next_proposal_id,
+            "by": seat,
+            "agreed": [seat],
+            "deadline": now + SHURIKEN_VOTE_SECONDS,
+        }
+        self.next_proposal_id += 1
+        self._event("shuriken_proposed", proposal=self.proposal["id"], by=seat)
+
+    def _do_vote_shuriken(self, seat: str, action: dict, now: float) -> None:
+        """Agree to or decline the open shuriken vote (seeds/003_… §4).
+
+        A decline cancels the vote. When every player has agreed, one shuriken is spent and each
+        player with cards discards their lowest face up (reason ``"shuriken"``); a player with
+        an empty hand votes too and discards nothing. Raises ``"stale_proposal"`` (params
+        ``proposal``) when no open vote has that id, or its deadline has passed.
+        """
+        p = self.proposal
+        if p is None or p["id"] != action["proposal"] or now >= p["deadline"]:
+            raise RuleError("stale_proposal", proposal=action["proposal"])
+        if not action["agree"]:
+            self.proposal = None
+            self._event("shuriken_declined", proposal=p["id"], by=seat)
+            return
+        if seat not in p["agreed"]:
+            p["agreed"].append(seat)
+        self._maybe_throw_shuriken(now)
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _maybe_throw_shuriken(self, now: float) -> None:
+        p = self.proposal
+        if p is None or any(s not in p["agreed"] for s in self.players):
+            return
+        self.proposal = None
+        self.shuriken -= 1
+        t = self._play_time(now)
+        discarded = []
+        for s in self.players:
+            if self.hands[s]:
+                c = self.hands[s].pop(0)
+                discarded.append({"card": c, "seat": s})
+                self.log.append({"card": c, "seat": s, "t": t, "kind": "discard", "reason": "shuriken"})
+        cause = {"kind": "shuriken", "proposal": p["id"], "t": t, "discarded": discarded}
+        if self._all_empty():
+            self._complete_level(now, cause)
+        else:
+            self._pause(now)
+            self._event(**cause)
+
+    def _all_empty(self) -> bool:
+        return not any(self.hands[s] for s in self.players)
+
+    def _play_time(self, now: float) -> float:
+        """Seconds of playing time since the level began (paused time excluded), rounded."""
+        if self.phase == "playing" and self.play_start is not None:
+            return _clock(self.elapsed + max(0.0, now - self.play_start))
+        return _clock(self.elapsed)
+
+    def _start_playing(self, now: float) -> None:
+        self.phase = "playing"
+        self.play_start = now
+        self._event("start", level=self.level, resumed=bool(self.log) or self.elapsed > 0)
+
+    def _pause(self, now: float) -> None:
+        """Back to phase ready: flags cleared, the play clock stops."""
+        if self.phase == "playing" and self.play_start is not None:
+            self.elapsed += max(0.0, now - self.play_start)
+        self.play_start = None
+        self.phase = "ready"
+        self.ready = {s: False for s in self.players}
+
+    def _deal(self, level: int) -> None:
+        """Shuffle all 100 cards and deal ``level`` to each player (seeds/003_… §1, §5)."""
+        deck = list(ALL_CARDS)
+        self._rng.shuffle(deck)
+        self.level = level
+        self.hands = {}
+        for i, s in enumerate(self.players):
+            self.hands[s] = sorted(deck[i * level : (i + 1) * level])
+        self.stock = sorted(deck[len(self.players) * level :])
+        self.log = []
+        self.proposal = None
+        self.elapsed = 0.0
+        self.play_start = None
+        self.phase = "ready"
+        self.ready = {s: False for s in self.players}
+
+    def _end_level(self, now: float, outcome: str, reward: str | None, capped: bool) -> None:
+        if self.phase == "playing" and self.play_start is not None:
+            self.elapsed += max(0.0, now - self.play_start)
+        self.play_start = None
+        self.chart = {
+            "level": self.level,
+            "outcome": outcome,
+            "reward": reward,
+            "capped": capped,
+            "cards": copy.deepcopy(self.log),
+        }
+        self.proposal = None
+        if outcome == "lost":
+            self.phase = "lost"
+
+    def _complete_level(self, now: float, cause: dict) -> None:
+        """All hands empty with lives left: reward, then win or deal the next level (§5)."""
+        reward = REWARDS.get(self.level)
+        capped = False
+        if reward == "life":
+            capped = self.lives >= MAX_LIVES
+            self.lives = min(MAX_LIVES, self.lives + 1)
+        elif reward == "shuriken":
+            capped = self.shuriken >= MAX_SHURIKEN
+            self.shuriken = min(MAX_SHURIKEN, self.shuriken + 1)
+        done = self.level
+        self._end_level(now, "complete", reward, capped)
+        if done >= self.levels:
+            self.phase = "won"
+            self._event("won", level=done, reward=reward, capped=capped, cause=cause)
+        else:
+            self._deal(done + 1)
+            self._event("level_complete", level=done, reward=reward, capped=capped, cause=cause)
+
+    def _event(self, kind: str, **fields: Any) -> None:
+        self.event_n += 1
+        self.last_event = {"n": self.event_n, "kind": kind, **fields}
+
+    # --- views and snapshots -----------------------------------------------------------------
+
+    def view(self, seat: str | None) -> dict:
+        """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators).
+
+        Shape: ``{"game", "phase", "level", "levels", "lives", "shuriken",
+        "players": [{"seat", "cards": count, "ready"}] (seating order),
+        "pile": [{"card", "seat", "t"}], "discards": [{"card", "seat", "t", "reason"}]
+        (this level), "proposal": None | {"id", "by", "agreed": [seats], "deadline"},
+        "last_event": None | {"n", "kind", ...}, "chart": None | {"level", "outcome", "reward",
+        "capped", "cards": [...]}, "version"}``. A seat (player or spectator) also gets
+        ``"hand"`` (its own sorted cards; ``[]`` for a spectator) and ``"me"``. No view holds
+        another seat's unplayed cards.
+        """
+        out = {
+            "game": self.KEY,
+            "phase": self.phase,
+            "level": self.level,
+            "levels": self.levels,
+            "lives": self.lives,
+            "shuriken": self.shuriken,
+            "players": [
+                {"seat": s, "cards": len(self.hands[s]), "ready": bool(self.ready.get(s, False))}
+                for s in self.players
+            ],
+            "pile": [{"card": e["card"], "seat": e["seat"], "t": e["t"]} for e in self.log if e["kind"] == "play"],
+            "discards": [
+                {"card": e["card"], "seat": e["seat"], "t": e["t"], "reason": e["reason"]}
+                for e in self.log
+                if e["kind"] == "discard"
+            ],
+            "proposal": copy.deepcopy(self.proposal),
+            "last_event": copy.deepcopy(self.last_event),
+            "chart": copy.deepcopy(self.chart),
+            "version": self.version,
+        }
+        if seat is not None:
+            out["hand"] = list(self.hands.get(seat, [])) if seat in self.players else []
+            out["me"] = seat
+        return out
+
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        "players", "levels", "level", "phase", "lives", "shuriken", "hands", "stock", "ready",
+        "log", "proposal", "next_proposal_id", "last_event", "event_n", "chart", "version",
+        "elapsed", "play_start",
+    )  # fmt: skip
+
+    def to_dict(self) -> dict:
+        """Full JSON-serialisable snapshot (every hand and the undealt stock included)."""
+        return {"game": self.KEY, **{f: copy.deepcopy(getattr(self, f)) for f in self._FIELDS}}
+
+    @classmethod
+    def from_dict(cls, data: dict, rng: random.Random) -> "TheMind":
+        """Rebuild a game from :meth:`to_dict` output; ``rng`` is used for later deals."""
+        game = cls()
+        for f in cls._FIELDS:
+            setattr(game, f, copy.deepcopy(data[f]))
+        game._rng = rng
+        return game
+
+    def undealt(self) -> list[int]:
+        """The cards of this level's shuffle that no one was dealt (sorted; secret)."""
+        return list(self.stock)

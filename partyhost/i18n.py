@@ -1,0 +1,48 @@
+"""UI text: one catalogue per language (``partyhost/i18n/<lang>.json``), Japanese first.
+
+The same catalogue serves the pages (embedded as JSON) and the server's refusals
+(``err.<code>``), so a phone reads every word in the language it chose.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from string import Formatter
+
+LANGS: tuple[str, ...] = ("ja", "en")
+"""Supported UI languages, the first is the default."""
+
+
+def normalize_lang(value: object, default: str = "ja") -> str:
+    """Return a supported language code for ``value`` (``"en-US"`` → ``"en"``), else ``default``."""
+    if isinstance(value, str):
+        short = value.strip().lower().split("-")[0].split("_")[0]
+        if short in LANGS:
+            return short
+    return default if default in LANGS else LANGS[0]
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, str]:
+    """The flat ``{key: template}`` catalogue of ``lang``.
+
+    Raises:
+        KeyError: ``lang`` is not in :data:`LANGS`.
+    """
+    if lang not in LANGS:
+        raise KeyError(lang)
+    text = resources.files("partyhost").joinpath("i18n", f"{lang}.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def message(lang: str, key: str, **params: object) -> str:
+    """Format ``key`` of ``lang``'s catalogue with ``params``.
+
+    A missing key falls back to English, then to the key itself, so a refusal always reaches
+    the phone with some text; a missing parameter is left as ``{name}`` rather than raising.
+    """
+    template = catalogue(normalize_lang(lang)).get(key) or catalogue("en").get(key) or key
+    safe = {name: params.get(name, "{" + name + "}") for _, name, _, _ in Formatter().parse(template) if name}
+    return template.format(**safe)

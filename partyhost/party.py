@@ -1,0 +1,295 @@
+"""The party: seats, names, host powers, the chosen game and its lifecycle.
+
+Pure state like the games (no sockets, no clock, no randomness of its own): the engine passes
+``now`` and a token factory in. A seat belongs to its token, never to a name or a socket; the
+engine counts a seat's live connections so the TV can show who is away.
+"""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from typing import Callable
+
+from .games import registry
+from .games.base import Game, RuleError
+
+NAME_MAX = 16
+"""Longest name, in characters after NFKC and trim."""
+
+HOST_GRACE = 20.0
+"""Seconds a promoted host phone may be away before its powers pass on."""
+
+
+def name_key(name: str) -> str:
+    """The identity of a display name for uniqueness: NFKC, trimmed, casefolded."""
+    return unicodedata.normalize("NFKC", name).strip().casefold()
+
+
+def clean_name(name: str) -> str:
+    """Validate and tidy a display name.
+
+    Returns:
+        The NFKC-normalised, trimmed name.
+    Raises:
+        RuleError: ``"name_empty"``, ``"name_too_long"`` (``max``), ``"name_invalid"``
+        (control or format characters).
+    """
+    tidy = " ".join(unicodedata.normalize("NFKC", name).split())
+    if not tidy:
+        raise RuleError("name_empty")
+    if len(tidy) > NAME_MAX:
+        raise RuleError("name_too_long", max=NAME_MAX)
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") for ch in tidy):
+        raise RuleError("name_invalid")
+    return tidy
+
+
+@dataclass
+class Seat:
+    """One person at the party.
+
+    Attributes:
+        id: ``"s1"``, ``"s2"`` … in joining order (the seating order).
+        name: display name (unique by :func:`name_key`).
+        token: the secret the phone keeps in ``localStorage``; never sent to anyone else.
+        lang: ``"ja"`` or ``"en"``, the phone's choice.
+        connections: live sockets of this seat (0 = away).
+        away_since: engine clock seconds when the last socket went, or None.
+        spectator: joined during a game; watches and plays from the next game on.
+    """
+
+    id: str
+    name: str
+    token: str
+    lang: str = "ja"
+    connections: int = 0
+    away_since: float | None = None
+    spectator: bool = False
+
+
+@dataclass
+class Party:
+    """Everything outside one game's rules that the table shares.
+
+    ``phase`` is ``"lobby"`` (choosing and joining) or ``"game"`` (a game is running or has just
+    ended; ``game.over`` tells which). ``game_serial`` counts games so actions made for an old
+    game are refused as stale.
+    """
+
+    room: str
+    seats: dict[str, Seat] = field(default_factory=dict)
+    host_seat: str | None = None
+    game_key: str = "the_mind"
+    options: dict[str, dict] = field(default_factory=dict)
+    phase: str = "lobby"
+    game: Game | None = None
+    game_serial: int = 0
+    players: list[str] = field(default_factory=list)
+    paused: bool = False
+    address_index: int = 0
+    next_seat: int = 1
+
+    # ----- seats -------------------------------------------------------------------------
+    def seat_of_token(self, token: object) -> Seat | None:
+        """The seat that owns ``token``, or None (unknown, revoked or not a string)."""
+        if not isinstance(token, str) or not token:
+            return None
+        for seat in self.seats.values():
+            if seat.token == token:
+                return seat
+        return None
+
+    def join(self, name: str, lang: str, new_token: Callable[[], str]) -> Seat:
+        """Give a new person a seat.
+
+        Someone joining while a game runs becomes a spectator of that game.
+        Raises:
+            RuleError: name errors from :func:`clean_name`; ``"name_taken"`` (``name``).
+        """
+        tidy = clean_name(name)
+        key = name_key(tidy)
+        if any(name_key(s.name) == key for s in self.seats.values()):
+            raise RuleError("name_taken", name=tidy)
+        seat = Seat(id=f"s{self.next_seat}", name=tidy, token=new_token(), lang=lang)
+        seat.spectator = self.phase == "game" and self.game is not None and not self.game.over
+        self.next_seat += 1
+        self.seats[seat.id] = seat
+        return seat
+
+    def remove(self, seat_id: str) -> None:
+        """Take a seat away (kick). Its token stops working at once."""
+        self.seats.pop(seat_id, None)
+        if self.host_seat == seat_id:
+            self.host_seat = None
+
+    def roster(self) -> list[dict]:
+        """Public list of seats in seating order: id, name, connected, spectator, host, playing."""
+        return [
+            {
+                "seat": s.id,
+                "name": s.name,
+                "connected": s.connections > 0,
+                "spectator": s.spectator,
+                "host": s.id == self.host_seat,
+                "playing": s.id in self.players and self.phase == "game",
+            }
+            for s in self.seats.values()
+        ]
+
+    # ----- host powers -----------------------------------------------------------------------
+    def hand_on_host(self, now: float) -> bool:
+        """Pass a promoted phone's host powers on once it has been away for :data:`HOST_GRACE`.
+
+        The next connected seat in seating order after the old host gets them; with none
+        connected, only the TV keeps them. Returns True when something changed.
+        """
+        if self.host_seat is None:
+            return False
+        host = self.seats.get(self.host_seat)
+        if host is not None and (host.connections > 0 or host.away_since is None
+                                 or now - host.away_since < HOST_GRACE):
+            return False
+        order = list(self.seats)
+        start = order.index(self.host_seat) + 1 if self.host_seat in order else 0
+        for seat_id in order[start:] + order[:start]:
+            if seat_id != self.host_seat and self.seats[seat_id].connections > 0:
+                self.host_seat = seat_id
+                return True
+        self.host_seat = None
+        return True
+
+    def host_deadline(self) -> float | None:
+        """Engine-clock time at which :meth:`hand_on_host` may change something, or None."""
+        host = self.seats.get(self.host_seat) if self.host_seat else None
+        if host is None or host.connections > 0 or host.away_since is None:
+            return None
+        return host.away_since + HOST_GRACE
+
+    def promote(self, seat_id: str) -> None:
+        """Make ``seat_id`` the host phone (again: take it back).
+
+        Raises:
+            RuleError: ``"no_such_seat"``.
+        """
+        if seat_id not in self.seats:
+            raise RuleError("no_such_seat")
+        self.host_seat = None if self.host_seat == seat_id else seat_id
+
+    # ----- games -----------------------------------------------------------------------------
+    def choose(self, game_key: str, options: dict | None = None) -> None:
+        """Pick the game (and its options) for the next start.
+
+        Raises:
+            RuleError: ``"unknown_game"``; ``"game_running"`` while a game is under way;
+            ``"bad_options"`` when options do not match the game's schema.
+        """
+        cls = registry.get(game_key)
+        if cls is None:
+            raise RuleError("unknown_game")
+        if self.running:
+            raise RuleError("game_running")
+        if options is not None:
+            self.options[game_key] = registry.check_options(cls, options)
+        self.game_key = game_key
+
+    @property
+    def running(self) -> bool:
+        """A game is under way (started and not over)."""
+        return self.phase == "game" and self.game is not None and not self.game.over
+
+    def start(self, rng: random.Random, now: float) -> None:
+        """Start the chosen game with every seat, in seating order; spectators join in.
+
+        Raises:
+            RuleError: ``"game_running"``; ``"player_count"`` (``min``, ``max``, ``count``);
+            ``"player_away"`` (``name``) when a seat has no live connection.
+        """
+        if self.running:
+            raise RuleError("game_running")
+        cls = registry.get(self.game_key)
+        players = list(self.seats)
+        if not cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS:
+            raise RuleError("player_count", min=cls.MIN_PLAYERS, max=cls.MAX_PLAYERS, count=len(players))
+        for seat in self.seats.values():
+            if seat.connections == 0:
+                raise RuleError("player_away", name=seat.name)
+        options = registry.check_options(cls, self.options.get(self.game_key, {}))
+        game = cls()
+        game.setup(players, options, rng, now)
+        self.game = game
+        self.players = players
+        self.phase = "game"
+        self.paused = False
+        self.game_serial += 1
+        for seat in self.seats.values():
+            seat.spectator = False
+
+    def end(self) -> None:
+        """Stop the game (finished or not) and go back to the lobby."""
+        self.game = None
+        self.players = []
+        self.phase = "lobby"
+        self.paused = False
+        for seat in self.seats.values():
+            seat.spectator = False
+
+    def kick(self, seat_id: str, now: float) -> None:
+        """Remove a seat. Mid-game the game is asked to continue without it (its cards go
+        face up, per the game's ``leave``); a game that cannot continue is ended.
+
+        Raises:
+            RuleError: ``"no_such_seat"``.
+        """
+        if seat_id not in self.seats:
+            raise RuleError("no_such_seat")
+        if self.running and seat_id in self.players:
+            try:
+                self.game.leave(seat_id, now)
+                self.players.remove(seat_id)
+            except RuleError:
+                self.end()
+        elif seat_id in self.players:
+            self.players.remove(seat_id)
+        self.remove(seat_id)
+
+    # ----- snapshots -------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """JSON-ready snapshot (tokens included: for the local store only)."""
+        return {
+            "room": self.room,
+            "seats": [asdict(s) for s in self.seats.values()],
+            "host_seat": self.host_seat,
+            "game_key": self.game_key,
+            "options": self.options,
+            "phase": self.phase,
+            "game": {"key": self.game.KEY, "state": self.game.to_dict()} if self.game else None,
+            "game_serial": self.game_serial,
+            "players": self.players,
+            "paused": self.paused,
+            "address_index": self.address_index,
+            "next_seat": self.next_seat,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, rng: random.Random) -> "Party":
+        """Rebuild from :meth:`to_dict`. Every seat starts away (no socket survives a restart)."""
+        party = cls(room=data["room"])
+        for raw in data["seats"]:
+            seat = Seat(**raw)
+            seat.connections = 0
+            seat.away_since = None
+            party.seats[seat.id] = seat
+        party.host_seat = data["host_seat"]
+        party.game_key = data["game_key"]
+        party.options = data["options"]
+        party.phase = data["phase"]
+        if data["game"]:
+            party.game = registry.get(data["game"]["key"]).from_dict(data["game"]["state"], rng)
+        party.game_serial = data["game_serial"]
+        party.players = data["players"]
+        party.paused = data["paused"]
+        party.address_index = data["address_index"]
+        party.next_seat = data["next_seat"]
+        return party

@@ -1,0 +1,205 @@
+/* partyhost shared client: connection, catalogue, messages, wake lock, vibration.
+ * Every page (TV and phone) uses this. No external URL, no framework. */
+"use strict";
+
+const PH = (() => {
+  const catalogues = JSON.parse(document.getElementById("catalogues").textContent);
+  const params = new URLSearchParams(location.search);
+  const store = {
+    get(k) { try { return localStorage.getItem("ph." + k); } catch (e) { return null; } },
+    set(k, v) { try { v == null ? localStorage.removeItem("ph." + k) : localStorage.setItem("ph." + k, v); } catch (e) { /* private mode */ } },
+  };
+  let lang = params.get("lang") || store.get("lang") || document.documentElement.lang || "ja";
+  if (!catalogues[lang]) lang = "ja";
+
+  function t(key, p) {
+    const s = (catalogues[lang] && catalogues[lang][key]) || catalogues.en[key] || key;
+    return s.replace(/\{(\w+)\}/g, (m, k) => (p && k in p ? String(p[k]) : m));
+  }
+  function esc(s) {
+    return String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+  }
+  /* Unique message ids without crypto.randomUUID (missing on plain-http LAN pages). */
+  let counter = 0;
+  function uid() {
+    const a = new Uint32Array(2);
+    crypto.getRandomValues(a);
+    return a[0].toString(36) + a[1].toString(36) + "-" + (++counter);
+  }
+
+  const listeners = { state: [], welcome: [], kicked: [], result: [], conn: [] };
+  function on(ev, fn) { listeners[ev].push(fn); }
+  function fire(ev, data) { for (const fn of listeners[ev]) fn(data); }
+
+  let socket = null;
+  let role = "phone";
+  const pending = new Map();
+  let last = null;
+
+  function connect(asRole) {
+    role = asRole;
+    socket = io({
+      auth: (cb) => cb({ role, token: store.get("token"), lang, key: params.get("key") || undefined }),
+      reconnectionDelay: 500,
+      reconnectionDelayMax: 3000,
+    });
+    socket.on("connect", () => fire("conn", true));
+    socket.on("disconnect", () => fire("conn", false));
+    socket.on("welcome", (w) => {
+      if (w.token) store.set("token", w.token);
+      if (role === "phone" && w.reason === "unknown_token") store.set("token", null);
+      fire("welcome", w);
+    });
+    socket.on("kicked", () => { store.set("token", null); fire("kicked", {}); });
+    socket.on("state", (s) => {
+      s.receivedAt = performance.now();
+      last = s;
+      fire("state", s);
+    });
+    socket.on("result", (r) => {
+      const p = pending.get(r.id);
+      pending.delete(r.id);
+      if (!r.ok) { toast(r.message || r.code, true); buzz([60, 40, 60]); }
+      if (p) p(r);
+      fire("result", r);
+    });
+    /* A phone that wakes from a lock screen or comes back from another app reconnects at once
+       instead of waiting for the back-off timer. */
+    const nudge = () => {
+      if (!socket || socket.connected) return;
+      /* Never call socket.connect() while a connection is being set up: a second CONNECT
+         packet makes the server drop the namespace. Only skip the back-off wait when the
+         manager is closed (vendored client 4.8.4: Manager._readyState), or reconnect a
+         socket the server let go. */
+      if (!socket.active) socket.connect();
+      else if (socket.io._readyState === "closed") socket.io.open();
+    };
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") nudge(); });
+    window.addEventListener("pageshow", nudge);
+    window.addEventListener("online", nudge);
+    window.addEventListener("focus", nudge);
+    return socket;
+  }
+
+  function send(kind, payload) {
+    const msg = Object.assign({ id: uid() }, payload || {});
+    return new Promise((resolve) => {
+      pending.set(msg.id, resolve);
+      socket.emit(kind, msg);
+    });
+  }
+  function act(action) {
+    return send("act", Object.assign({ game: last ? last.party.serial : 0 }, action));
+  }
+  function host(op, extra) { return send("host", Object.assign({ op }, extra || {})); }
+
+  function setLang(next) {
+    lang = next;
+    store.set("lang", next);
+    document.documentElement.lang = next;
+    if (socket && socket.connected) socket.emit("lang", { id: uid(), lang: next });
+    if (last) fire("state", last);
+  }
+
+  let toastTimer = null;
+  function toast(text, isError) {
+    const el = document.getElementById("toast");
+    if (!el) return;
+    el.textContent = text;
+    el.className = "toast show" + (isError ? " error" : "");
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { el.className = "toast"; }, 3500);
+  }
+
+  function buzz(pattern) {
+    try { if (navigator.vibrate) navigator.vibrate(pattern); } catch (e) { /* not allowed yet */ }
+  }
+
+  /* Keep the phone awake during a game. The Wake Lock API exists only in a secure context;
+     on a plain-http LAN page the known fallback is a muted, looping, inline video started
+     from a tap. */
+  const wake = (() => {
+    let want = false, lock = null, video = null;
+    async function lockNow() {
+      if (!want) return;
+      if ("wakeLock" in navigator) {
+        try { if (!lock) { lock = await navigator.wakeLock.request("screen"); lock.addEventListener("release", () => { lock = null; }); } return; }
+        catch (e) { /* fall through to the video */ }
+      }
+      if (!video) {
+        video = document.createElement("video");
+        video.setAttribute("playsinline", "");
+        video.setAttribute("muted", "");
+        video.muted = true;
+        video.loop = true;
+        video.className = "wake-video";
+        for (const [src, type] of [["/static/wake/wake.mp4", "video/mp4"], ["/static/wake/wake.webm", "video/webm"]]) {
+          const s = document.createElement("source"); s.src = src; s.type = type; video.appendChild(s);
+        }
+        document.body.appendChild(video);
+      }
+      if (video.paused) { try { await video.play(); } catch (e) { /* needs a tap */ } }
+    }
+    function awake() { return !!lock || (video && !video.paused); }
+    function update(shouldBeAwake) {
+      want = shouldBeAwake;
+      if (want) lockNow();
+      else {
+        if (lock) { lock.release().catch(() => {}); lock = null; }
+        if (video && !video.paused) video.pause();
+      }
+      const hint = document.getElementById("wake-hint");
+      if (hint) { hint.hidden = !want || awake() || "wakeLock" in navigator; hint.textContent = t("wake.tap"); }
+    }
+    document.addEventListener("pointerdown", () => { if (want) lockNow().then(() => update(want)); }, true);
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && want) lockNow(); });
+    return { update, awake };
+  })();
+
+  /* Short sounds made with Web Audio: nothing to download. */
+  let audio = null;
+  function beep(freq, ms, type) {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const o = audio.createOscillator(), g = audio.createGain();
+      o.type = type || "sine"; o.frequency.value = freq;
+      g.gain.setValueAtTime(0.0001, audio.currentTime);
+      g.gain.exponentialRampToValueAtTime(0.25, audio.currentTime + 0.01);
+      g.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + ms / 1000);
+      o.connect(g).connect(audio.destination);
+      o.start(); o.stop(audio.currentTime + ms / 1000 + 0.02);
+    } catch (e) { /* no audio */ }
+  }
+
+  function nameOf(view, seat) {
+    const r = view && view.party.roster.find((x) => x.seat === seat);
+    return r ? r.name : "?";
+  }
+  const COLORS = ["#f2b134", "#4fc3f7", "#ef6f6c", "#8bd17c", "#c792ea", "#ffd166", "#06d6a0", "#ff9f1c", "#a0c4ff"];
+  function colorOf(view, seat) {
+    const i = view ? view.party.roster.findIndex((x) => x.seat === seat) : -1;
+    return COLORS[(i < 0 ? 0 : i) % COLORS.length];
+  }
+
+  function langButton() {
+    document.querySelectorAll(".lang-switch").forEach((b) => {
+      b.textContent = lang === "ja" ? "English" : "日本語";
+      b.onclick = () => { setLang(lang === "ja" ? "en" : "ja"); langButton(); };
+    });
+  }
+
+  function connBadge(ok) {
+    document.querySelectorAll(".conn").forEach((el) => {
+      el.textContent = ok ? "●" : t("conn.offline");
+      el.className = "conn " + (ok ? "ok" : "bad");
+      el.title = ok ? t("conn.online") : t("conn.offline");
+    });
+  }
+  on("conn", connBadge);
+
+  return {
+    t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf,
+    langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },
+    games: {},
+  };
+})();

@@ -1,0 +1,222 @@
+/* The Mind: phone and TV renderers of the views that partyhost/games/the_mind.py computes.
+ * Rules live on the server; this file only draws and sends taps. */
+"use strict";
+
+(() => {
+  const { t, esc } = PH;
+  let lastEventSeen = { phone: null, tv: null };
+  let inflight = null; /* the card a tap has sent and not yet been answered: no doubled plays */
+
+  PH.on("result", () => { inflight = null; });
+
+  function hearts(n, sym, cls) {
+    return `<span class="${cls}" aria-label="${n}">${Array.from({ length: n }, () => sym).join("")}<b>${n}</b></span>`;
+  }
+
+  function status(g) {
+    return `<div class="mind-status">
+      <span class="lvl" data-testid="level">${esc(t("mind.level_of", { level: g.level, levels: g.levels }))}</span>
+      ${hearts(g.lives, "♥", "lives")}${hearts(g.shuriken, "✦", "shuriken")}
+    </div>`;
+  }
+
+  function eventText(g, s) {
+    const e = g.last_event;
+    if (!e) return "";
+    const name = (seat) => PH.nameOf(s, seat);
+    switch (e.kind) {
+      case "start": return t("mind.event.start");
+      case "mistake": {
+        const cards = (e.discarded || []).map((d) => `${d.card}(${name(d.seat)})`).join(", ");
+        return t("mind.event.mistake", { card: e.card }) + (cards ? " — " + t("mind.event.mistake_detail", { cards }) : "");
+      }
+      case "stop": return t("mind.event.stop", { name: name(e.by) });
+      case "shuriken": return t("mind.event.shuriken");
+      case "shuriken_proposed": return t("mind.proposal", { name: name(e.by) });
+      case "shuriken_declined": return t("mind.event.shuriken_declined");
+      case "shuriken_lapsed": return t("mind.event.shuriken_lapsed");
+      case "level_complete": {
+        let r = t("mind.event.level_complete", { level: e.level });
+        if (e.reward) r += " " + t(e.reward === "life" ? "mind.event.reward_life" : "mind.event.reward_shuriken") + (e.capped ? " " + t("mind.event.reward_capped") : "");
+        return r;
+      }
+      case "won": return t("mind.won");
+      case "lost": return t("mind.lost");
+      default: return "";
+    }
+  }
+
+  function proposalBox(g, s, phone) {
+    const p = g.proposal;
+    if (!p) return "";
+    const agreed = p.agreed.map((x) => PH.nameOf(s, x)).join(", ");
+    const mine = phone && s.me && s.me.playing;
+    const done = mine && p.agreed.includes(s.me.seat);
+    return `<div class="proposal" data-testid="proposal">
+      <p>${esc(t("mind.proposal", { name: PH.nameOf(s, p.by) }))}</p>
+      <p class="small">${esc(t("mind.agreed", { names: agreed }))}</p>
+      ${mine && !done ? `<div class="row"><button class="primary" data-vote="1" data-testid="agree">${esc(t("mind.agree"))}</button>
+        <button data-vote="0" data-testid="decline">${esc(t("mind.decline"))}</button></div>` : ""}
+    </div>`;
+  }
+
+  /* The level chart: every card of the level in the order and at the time it was played
+     (x = seconds of play, y = card value); discards drawn hollow. */
+  function chartSvg(chart, s) {
+    const cards = chart.cards || [];
+    const W = 1000, H = 360, L = 48, R = 20, T = 16, B = 36;
+    const maxT = Math.max(1, ...cards.map((c) => c.t || 0)) * 1.05;
+    const x = (tt) => L + (W - L - R) * (tt / maxT);
+    const y = (v) => T + (H - T - B) * (1 - (v - 1) / 99);
+    const plays = cards.filter((c) => c.kind === "play");
+    const path = plays.map((c, i) => `${i ? "L" : "M"}${x(c.t).toFixed(1)},${y(c.card).toFixed(1)}`).join(" ");
+    const ticks = [];
+    const step = maxT > 60 ? 10 : maxT > 20 ? 5 : maxT > 8 ? 2 : 1;
+    for (let v = 0; v <= maxT; v += step) ticks.push(`<line x1="${x(v)}" y1="${H - B}" x2="${x(v)}" y2="${H - B + 5}" stroke="#778"/><text x="${x(v)}" y="${H - 12}" class="ax">${v}${esc(t("mind.chart_time"))}</text>`);
+    const dots = cards.map((c) => {
+      const col = PH.colorOf(s, c.seat);
+      const cx = x(c.t).toFixed(1), cy = y(c.card).toFixed(1);
+      const hollow = c.kind !== "play";
+      const title = hollow ? t("mind.chart_" + (c.reason || "mistake")) : PH.nameOf(s, c.seat);
+      return `<g class="pt"><title>${esc(title)}</title><circle cx="${cx}" cy="${cy}" r="14" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="3" ${hollow ? 'stroke-dasharray="4 3"' : ""}/>
+        <text x="${cx}" y="${(cy - 20).toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
+    }).join("");
+    return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" data-testid="chart">
+      <line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#778"/>
+      <line x1="${L}" y1="${T}" x2="${L}" y2="${H - B}" stroke="#778"/>
+      <text x="${L - 8}" y="${y(100) + 5}" class="ax" text-anchor="end">100</text>
+      <text x="${L - 8}" y="${y(1) + 5}" class="ax" text-anchor="end">1</text>
+      ${ticks.join("")}<path d="${path}" fill="none" stroke="#ccd" stroke-width="2" opacity=".5"/>${dots}</svg>`;
+  }
+
+  function chartStrip(chart, s) {
+    let prev = 0;
+    return `<ol class="strip">${(chart.cards || []).map((c) => {
+      const gap = (c.t - prev); prev = c.t;
+      return `<li class="${c.kind}" style="border-color:${PH.colorOf(s, c.seat)}"><b>${c.card}</b><span>${esc(PH.nameOf(s, c.seat))}</span><i>+${gap.toFixed(1)}${esc(t("mind.chart_time"))}</i></li>`;
+    }).join("")}</ol>`;
+  }
+
+  function chartPanel(g, s) {
+    if (!g.chart) return "";
+    return `<section class="chart-panel" data-testid="chart-panel"><h2>${esc(t("mind.chart", { level: g.chart.level }))}</h2>
+      ${chartSvg(g.chart, s)}${chartStrip(g.chart, s)}</section>`;
+  }
+
+  function waitingFor(g, s) {
+    const names = g.players.filter((p) => !p.ready).map((p) => PH.nameOf(s, p.seat));
+    return names.length ? t("mind.waiting_for", { names: names.join(", ") }) : "";
+  }
+
+  /* Vibrate when something happens to this phone's holder. */
+  function feel(g, s) {
+    const e = g.last_event;
+    if (!e || lastEventSeen.phone === e.n) return;
+    const first = lastEventSeen.phone === null;
+    lastEventSeen.phone = e.n;
+    if (first) return;
+    const me = s.me && s.me.seat;
+    if (e.kind === "mistake") PH.buzz((e.discarded || []).some((d) => d.seat === me) ? [300, 100, 300] : [200]);
+    else if (e.kind === "start") PH.buzz(60);
+    else if (e.kind === "shuriken_proposed") PH.buzz([80, 60, 80]);
+    else if (e.kind === "level_complete" || e.kind === "won") PH.buzz([50, 50, 50, 50, 150]);
+    else if (e.kind === "lost") PH.buzz([400]);
+  }
+
+  function phone(root, s) {
+    const g = s.game;
+    const hand = g.hand || [];
+    const me = g.players.find((p) => p.seat === (s.me && s.me.seat));
+    const playing = !!(s.me && s.me.playing && me);
+    feel(g, s);
+    const ev = eventText(g, s);
+    let body = "";
+    if (g.phase === "won" || g.phase === "lost") {
+      body = `<div class="result ${g.phase}" data-testid="result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}</div>`;
+    } else if (playing) {
+      const lowest = hand.length ? hand[0] : null;
+      const handHtml = `<div class="hand" data-testid="hand">${hand.map((c) => `<span class="chip">${c}</span>`).join("")}</div>`;
+      if (g.phase === "ready") {
+        body = `${lowest != null ? `<div class="bigcard dim" data-testid="lowest">${lowest}</div>` : `<p class="note">${esc(t("mind.no_cards"))}</p>`}
+          ${handHtml}
+          <button class="primary huge ${me.ready ? "done" : ""}" data-testid="ready" data-ready="${me.ready ? 0 : 1}">${esc(t(me.ready ? "mind.ready_done" : "mind.ready"))}</button>
+          <p class="note">${esc(t("mind.ready_hint"))}<br>${esc(waitingFor(g, s))}</p>`;
+      } else {
+        body = lowest != null
+          ? `<p class="small">${esc(t("mind.your_lowest"))}</p>
+             <button class="bigcard play" data-testid="play" data-card="${lowest}" ${inflight === lowest || g.proposal ? "disabled" : ""}>${lowest}<small>${esc(t("mind.play"))}</small></button>
+             ${handHtml}`
+          : `<p class="note" data-testid="empty-hand">${esc(t("mind.no_cards"))}</p>`;
+        body += `<div class="row"><button data-testid="stop" data-stop="1">${esc(t("mind.stop"))}</button></div>`;
+      }
+      if (!g.proposal && g.shuriken > 0) body += `<div class="row"><button data-testid="propose" data-propose="1">✦ ${esc(t("mind.propose"))}</button></div>`;
+    } else {
+      body = `<div class="bigcard dim">${g.pile.length ? g.pile[g.pile.length - 1].card : "–"}</div>`;
+    }
+    root.innerHTML = `<div class="mind phone">${status(g)}
+      ${ev ? `<p class="event ${g.last_event.kind}" data-testid="event">${esc(ev)}</p>` : ""}
+      ${proposalBox(g, s, true)}${body}
+      ${(g.phase === "won" || g.phase === "lost") && g.chart ? chartStrip(g.chart, s) : ""}</div>`;
+    const play = root.querySelector("[data-testid=play]");
+    if (play) play.onclick = () => {
+      const card = Number(play.dataset.card);
+      if (inflight === card) return;
+      inflight = card;
+      play.disabled = true;
+      PH.act({ type: "play", level: g.level, card });
+    };
+    const ready = root.querySelector("[data-ready]");
+    if (ready) ready.onclick = () => PH.act({ type: "ready", level: g.level, ready: ready.dataset.ready === "1" });
+    const stop = root.querySelector("[data-stop]");
+    if (stop) stop.onclick = () => PH.act({ type: "stop", level: g.level });
+    const propose = root.querySelector("[data-propose]");
+    if (propose) propose.onclick = () => PH.act({ type: "propose_shuriken", level: g.level });
+    root.querySelectorAll("[data-vote]").forEach((b) => {
+      b.onclick = () => PH.act({ type: "vote_shuriken", proposal: g.proposal.id, agree: b.dataset.vote === "1" });
+    });
+  }
+
+  function sound(g) {
+    const e = g.last_event;
+    if (!e || lastEventSeen.tv === e.n) return;
+    const first = lastEventSeen.tv === null;
+    lastEventSeen.tv = e.n;
+    if (first) return;
+    if (e.kind === "play") PH.beep(520 + (g.pile.length ? g.pile[g.pile.length - 1].card * 4 : 0), 120);
+    else if (e.kind === "mistake" || e.kind === "lost") PH.beep(110, 500, "sawtooth");
+    else if (e.kind === "level_complete" || e.kind === "won") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+    else if (e.kind === "start") PH.beep(880, 90);
+  }
+
+  function tv(root, s) {
+    const g = s.game;
+    sound(g);
+    const top = g.pile.length ? g.pile[g.pile.length - 1] : null;
+    const showChart = g.chart && ((g.phase === "ready" && !g.pile.length && !g.discards.length) || g.phase === "won" || g.phase === "lost");
+    const ev = eventText(g, s);
+    const players = g.players.map((p) => `
+      <li class="${p.ready && g.phase === "ready" ? "ready" : ""}" data-seat="${esc(p.seat)}">
+        <span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(PH.nameOf(s, p.seat))}</span>
+        <span class="backs" data-testid="count-${esc(p.seat)}">${Array.from({ length: Math.min(p.cards, 12) }, () => "<i></i>").join("")}<b>${p.cards}</b></span>
+        ${g.phase === "ready" ? `<span class="rd">${p.ready ? "✔" : "…"}</span>` : ""}
+      </li>`).join("");
+    const center = showChart ? chartPanel(g, s) : `
+      <div class="pile">
+        <div class="topcard ${top ? "" : "empty"}" data-testid="pile-top" style="${top ? `border-color:${PH.colorOf(s, top.seat)}` : ""}">${top ? top.card : ""}</div>
+        <p class="by">${top ? esc(PH.nameOf(s, top.seat)) : esc(t("mind.pile_empty"))}</p>
+        <ol class="pilerow">${g.pile.map((c) => `<li style="border-color:${PH.colorOf(s, c.seat)}">${c.card}</li>`).join("")}</ol>
+      </div>`;
+    root.innerHTML = `<div class="mind tv phase-${g.phase}">
+      ${status(g)}
+      ${ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : ""}
+      ${g.phase === "won" || g.phase === "lost" ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}</div>` : ""}
+      ${proposalBox(g, s, false)}
+      ${center}
+      <ul class="players">${players}</ul>
+      ${g.phase === "ready" ? `<p class="note">${esc(t("mind.ready_hint"))} ${esc(waitingFor(g, s))}</p>` : ""}
+      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}
+    </div>`;
+  }
+
+  PH.games.the_mind = { phone, tv };
+})();

@@ -1,0 +1,146 @@
+/* Phone page: join, lobby, then the private view of the current game. */
+"use strict";
+
+(() => {
+  const { t, esc } = PH;
+  const app = document.getElementById("app");
+  let welcome = null;
+  let kicked = false;
+  let screen = "";
+
+  PH.langButton();
+  PH.connect("phone");
+  PH.on("welcome", (w) => { welcome = w; if (w.seat) kicked = false; render(); });
+  PH.on("kicked", () => { kicked = true; welcome = null; screen = ""; });
+  PH.on("state", () => render());
+
+  function setScreen(name, html) {
+    screen = name;
+    app.innerHTML = html;
+    app.dataset.screen = name;
+  }
+
+  function renderJoin(reason) {
+    const note = reason === "kicked" ? `<p class="note">${esc(t("kicked.body"))}</p>`
+      : reason === "rejoin" ? `<p class="note">${esc(t("join.rejoin"))}</p>` : "";
+    if (screen === "join") {
+      const n = app.querySelector(".join-note");
+      if (n) n.innerHTML = note;
+      return;
+    }
+    setScreen("join", `
+      <section class="card join">
+        <h1>${esc(t("join.title"))}</h1>
+        <div class="join-note">${note}</div>
+        <form id="join-form" autocomplete="off">
+          <label for="name">${esc(t("join.name"))}</label>
+          <input id="name" name="name" data-testid="name" maxlength="16" enterkeyhint="go"
+                 placeholder="${esc(t("join.placeholder"))}" value="${esc(PH.store.get("name") || "")}">
+          <button type="submit" class="primary big" data-testid="join">${esc(t("join.button"))}</button>
+        </form>
+      </section>`);
+    const form = app.querySelector("#join-form");
+    const input = app.querySelector("#name");
+    let composing = false;
+    input.addEventListener("compositionstart", () => { composing = true; });
+    input.addEventListener("compositionend", () => { composing = false; });
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      if (composing) return; /* an IME's Enter confirms a conversion; it must not submit */
+      const name = input.value.trim();
+      if (!name) { PH.toast(t("err.name_empty"), true); return; }
+      PH.store.set("name", name);
+      const btn = form.querySelector("button");
+      btn.disabled = true;
+      await PH.send("join", { name, lang: PH.lang });
+      btn.disabled = false;
+    });
+  }
+
+  function rosterHtml(s, hostTools) {
+    return `<ul class="roster" data-testid="roster">${s.party.roster.map((r) => `
+      <li class="${r.connected ? "" : "away"}">
+        <span class="dot" style="background:${PH.colorOf(s, r.seat)}"></span>
+        <span class="who">${esc(r.name)}${s.me && r.seat === s.me.seat ? ` <em>(${esc(t("mind.you"))})</em>` : ""}</span>
+        ${r.host ? `<span class="tag">${esc(t("roster.host"))}</span>` : ""}
+        ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
+        ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}
+        ${hostTools && s.me && r.seat !== s.me.seat ? `<button class="small" data-kick="${esc(r.seat)}">${esc(t("roster.kick"))}</button>` : ""}
+      </li>`).join("")}</ul>`;
+  }
+
+  function wireHostTools(s) {
+    app.querySelectorAll("[data-kick]").forEach((b) => {
+      b.onclick = () => {
+        const name = PH.nameOf(s, b.dataset.kick);
+        if (confirm(t("roster.kick_confirm", { name }))) PH.host("kick", { seat: b.dataset.kick });
+      };
+    });
+    app.querySelectorAll("[data-host]").forEach((b) => {
+      b.onclick = () => {
+        if (b.dataset.host === "end" && !confirm(t("host.end_confirm"))) return;
+        PH.host(b.dataset.host);
+      };
+    });
+    app.querySelectorAll("[data-choose]").forEach((b) => { b.onclick = () => PH.host("choose", { game: b.dataset.choose }); });
+  }
+
+  function renderLobby(s) {
+    const g = s.party.games.find((x) => x.key === s.party.game_key);
+    const count = s.party.roster.length;
+    const hostTools = s.host;
+    setScreen("lobby", `
+      <section class="card">
+        <h1 data-testid="welcome">${esc(t("lobby.welcome", { name: s.me.name }))}</h1>
+        ${hostTools ? `<p class="tag host">${esc(t("host.you_are_host"))}</p>` : ""}
+        <p class="game-name">${esc(t("lobby.game"))}: <strong>${esc(t("game." + s.party.game_key))}</strong></p>
+        ${hostTools ? `<div class="pick">${s.party.games.map((x) => `<button class="${x.key === s.party.game_key ? "on" : ""}" data-choose="${esc(x.key)}">${esc(t("game." + x.key))}</button>`).join("")}</div>
+          <button class="primary big" data-host="start" data-testid="start" ${g && count >= g.min && count <= g.max ? "" : "disabled"}>${esc(t("lobby.start"))}</button>
+          ${g && (count < g.min || count > g.max) ? `<p class="note">${esc(t("lobby.need", { game: t("game." + g.key), min: g.min, max: g.max, count }))}</p>` : ""}`
+          : `<p class="waiting" data-testid="waiting">${esc(t("lobby.waiting"))}</p>`}
+        <h2>${esc(t("lobby.players"))} (${count})</h2>
+        ${rosterHtml(s, hostTools)}
+      </section>`);
+    wireHostTools(s);
+  }
+
+  function hostBar(s) {
+    if (!s.host) return "";
+    if (s.party.over) {
+      return `<div class="hostrow"><button class="primary" data-host="restart" data-testid="again">${esc(t("host.again"))}</button>
+        <button data-host="end">${esc(t("host.lobby"))}</button></div>`;
+    }
+    return `<div class="hostrow">${s.party.paused
+      ? `<button class="primary" data-host="resume">${esc(t("host.resume"))}</button>`
+      : `<button data-host="pause">${esc(t("host.pause"))}</button>`}
+      <button data-host="end">${esc(t("host.end"))}</button></div>`;
+  }
+
+  function renderGame(s) {
+    const game = PH.games[s.game.game];
+    if (screen !== "game") setScreen("game", `<div class="banner-slot"></div><div id="game-root"></div><div class="pause-slot"></div><div class="host-slot"></div>`);
+    const spectating = !s.me.playing;
+    app.querySelector(".banner-slot").innerHTML = spectating
+      ? `<p class="spectator" data-testid="spectator">${esc(t("spectator.banner"))}</p>` : "";
+    app.querySelector(".pause-slot").innerHTML = s.party.paused
+      ? `<div class="paused" data-testid="paused"><h2>${esc(t("paused.title"))}</h2><p>${esc(t("paused.body"))}</p></div>` : "";
+    app.querySelector(".host-slot").innerHTML = hostBar(s);
+    wireHostTools(s);
+    if (game) game.phone(app.querySelector("#game-root"), s);
+  }
+
+  function render() {
+    const s = PH.last;
+    document.querySelectorAll(".room").forEach((el) => { el.textContent = s ? `${t("app.room")} ${s.party.room}` : ""; });
+    if (!s) return;
+    if (!s.me) {
+      PH.wake.update(false);
+      renderJoin(kicked ? "kicked" : welcome && welcome.reason === "unknown_token" ? "rejoin" : "");
+      return;
+    }
+    const inGame = s.party.phase === "game" && s.game;
+    PH.wake.update(!!(inGame && !s.party.over && s.me.playing));
+    if (inGame) renderGame(s);
+    else renderLobby(s);
+  }
+})();

@@ -1,0 +1,127 @@
+/* TV page: the table everyone may see. QR and roster in the lobby, then the public game view.
+ * The laptop's own TV page (or one opened with the host key) also carries the host controls. */
+"use strict";
+
+(() => {
+  const { t, esc } = PH;
+  const app = document.getElementById("app");
+  let screen = "";
+
+  PH.langButton();
+  PH.connect("tv");
+  PH.on("state", () => render());
+
+  function qrBlock(s, small) {
+    if (!s.join) return "";
+    return `<div class="qr ${small ? "small" : ""}" data-testid="qr">${s.join.qr}</div>
+      ${small ? "" : `<p class="scan">${esc(t("lobby.scan"))}</p>`}
+      <p class="url" data-testid="join-url">${esc(s.join.url)}</p>`;
+  }
+
+  function addressPicker(s) {
+    if (!s.host || !s.join || s.join.addresses.length < 2) return "";
+    return `<label class="addr">${esc(t("lobby.address"))}
+      <select data-testid="address">${s.join.addresses.map((a, i) =>
+        `<option value="${i}" ${i === s.join.index ? "selected" : ""}>${esc(a.address)} — ${esc(a.interface)}${a.virtual ? " (virtual)" : ""}</option>`).join("")}</select></label>`;
+  }
+
+  function rosterHtml(s) {
+    if (!s.party.roster.length) return `<p class="empty">${esc(t("lobby.empty"))}</p>`;
+    return `<ul class="roster big" data-testid="roster">${s.party.roster.map((r) => `
+      <li class="${r.connected ? "" : "away"}" data-seat="${esc(r.seat)}">
+        <span class="dot" style="background:${PH.colorOf(s, r.seat)}"></span>
+        <span class="who">${esc(r.name)}</span>
+        ${r.host ? `<span class="tag host">${esc(t("roster.host"))}</span>` : ""}
+        ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
+        ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}
+        ${s.host ? `<span class="tools">
+          <button class="small" data-promote="${esc(r.seat)}">${esc(t(r.host ? "roster.demote" : "roster.promote"))}</button>
+          <button class="small danger" data-kick="${esc(r.seat)}">${esc(t("roster.kick"))}</button></span>` : ""}
+      </li>`).join("")}</ul>`;
+  }
+
+  function gamePicker(s) {
+    const count = s.party.roster.length;
+    const g = s.party.games.find((x) => x.key === s.party.game_key);
+    const ok = g && count >= g.min && count <= g.max;
+    return `<div class="games">${s.party.games.map((x) => `
+        <button class="game-tile ${x.key === s.party.game_key ? "on" : ""}" ${s.host ? "" : "disabled"} data-choose="${esc(x.key)}">
+          <strong>${esc(t("game." + x.key))}</strong><span>${esc(t("game." + x.key + ".blurb"))}</span></button>`).join("")}</div>
+      ${s.host ? `<button class="primary huge" data-host="start" data-testid="start" ${ok ? "" : "disabled"}>${esc(t("lobby.start"))}</button>` : ""}
+      <p class="note" data-testid="start-note">${esc(ok ? t("lobby.ready_to_start") : g ? t("lobby.need", { game: t("game." + g.key), min: g.min, max: g.max, count }) : "")}</p>`;
+  }
+
+  function renderLobby(s) {
+    screen = "lobby";
+    app.dataset.screen = "lobby";
+    app.innerHTML = `<div class="lobby">
+      <section class="join-panel">${qrBlock(s, false)}${addressPicker(s)}
+        <p class="roomcode">${esc(t("app.room"))} <strong data-testid="room-code">${esc(s.party.room)}</strong></p></section>
+      <section class="side">
+        <h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
+        ${rosterHtml(s)}
+        <h2>${esc(t("lobby.game"))}</h2>
+        ${gamePicker(s)}
+      </section></div>`;
+    wire(s);
+  }
+
+  function hostBar(s) {
+    const bar = document.getElementById("hostbar");
+    if (!s.host || s.party.phase !== "game") { bar.innerHTML = ""; return; }
+    bar.innerHTML = s.party.over
+      ? `<button class="primary" data-host="restart" data-testid="again">${esc(t("host.again"))}</button>
+         <button data-host="end" data-testid="to-lobby">${esc(t("host.lobby"))}</button>`
+      : `${s.party.paused ? `<button class="primary" data-host="resume" data-testid="resume">${esc(t("host.resume"))}</button>`
+                          : `<button data-host="pause" data-testid="pause">${esc(t("host.pause"))}</button>`}
+         <button data-host="end" data-testid="end">${esc(t("host.end"))}</button>`;
+    wireIn(bar, s);
+  }
+
+  function renderGame(s) {
+    if (screen !== "game") {
+      screen = "game";
+      app.dataset.screen = "game";
+      app.innerHTML = `<div id="game-root" class="game-root"></div>
+        <aside class="corner"><div class="corner-qr"></div><div class="corner-roster"></div></aside>
+        <div class="pause-slot"></div>`;
+    }
+    const corner = app.querySelector(".corner-qr");
+    const url = s.join ? s.join.url : "";
+    if (corner.dataset.url !== url) { corner.dataset.url = url; corner.innerHTML = qrBlock(s, true); }
+    app.querySelector(".corner-roster").innerHTML = s.host ? rosterHtml(s) : "";
+    app.querySelector(".pause-slot").innerHTML = s.party.paused
+      ? `<div class="paused" data-testid="paused"><h2>${esc(t("paused.title"))}</h2><p>${esc(t("paused.body"))}</p></div>` : "";
+    wireIn(app.querySelector(".corner-roster"), s);
+    const game = PH.games[s.game.game];
+    if (game) game.tv(app.querySelector("#game-root"), s);
+  }
+
+  function wireIn(root, s) {
+    root.querySelectorAll("[data-host]").forEach((b) => {
+      b.onclick = () => {
+        if (b.dataset.host === "end" && !s.party.over && !confirm(t("host.end_confirm"))) return;
+        PH.host(b.dataset.host);
+      };
+    });
+    root.querySelectorAll("[data-kick]").forEach((b) => {
+      b.onclick = () => {
+        if (confirm(t("roster.kick_confirm", { name: PH.nameOf(s, b.dataset.kick) }))) PH.host("kick", { seat: b.dataset.kick });
+      };
+    });
+    root.querySelectorAll("[data-promote]").forEach((b) => { b.onclick = () => PH.host("promote", { seat: b.dataset.promote }); });
+    root.querySelectorAll("[data-choose]").forEach((b) => { b.onclick = () => PH.host("choose", { game: b.dataset.choose }); });
+    const sel = root.querySelector("select[data-testid=address]");
+    if (sel) sel.onchange = () => PH.host("address", { index: Number(sel.value) });
+  }
+  function wire(s) { wireIn(app, s); }
+
+  function render() {
+    const s = PH.last;
+    if (!s) return;
+    document.querySelectorAll(".room").forEach((el) => { el.textContent = `${t("app.room")} ${s.party.room}`; });
+    hostBar(s);
+    if (s.party.phase === "game" && s.game) renderGame(s);
+    else renderLobby(s);
+  }
+})();
