@@ -1,0 +1,130 @@
+"""Catalogues, the party's name rules, the snapshot store and the host command's text."""
+
+from __future__ import annotations
+
+import ast
+import json
+import pathlib
+import random
+import re
+
+import pytest
+
+from partyhost import i18n
+from partyhost.cli import banner, candidates
+from partyhost.games.base import RuleError
+from partyhost.netaddr import Candidate
+from partyhost.party import NAME_MAX, Party, clean_name, name_key
+from partyhost.store import Store
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def raised_codes() -> set[str]:
+    """Every RuleError code raised anywhere in the package (read from the source)."""
+    codes = set()
+    for path in (ROOT / "partyhost").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleError"
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                codes.add(node.args[0].value)
+    return codes
+
+
+def test_catalogues_have_the_same_keys_and_placeholders():
+    ja, en = i18n.catalogue("ja"), i18n.catalogue("en")
+    assert set(ja) == set(en)
+    for key in ja:
+        assert set(re.findall(r"\{(\w+)\}", ja[key])) == set(re.findall(r"\{(\w+)\}", en[key])), key
+
+
+def test_every_refusal_has_a_message_in_both_languages():
+    codes = raised_codes()
+    assert {"card_gone", "name_taken", "not_host", "malformed"} <= codes
+    for code in codes:
+        for lang in i18n.LANGS:
+            assert f"err.{code}" in i18n.catalogue(lang), (lang, code)
+
+
+def test_pages_use_only_catalogue_keys():
+    js = "".join(p.read_text("utf-8") for p in (ROOT / "partyhost/static/js").glob("*.js"))
+    keys = {k for k in re.findall(r"""\bt\(\s*["']([\w.]+)["']""", js) if not k.endswith((".", "_"))}
+    assert keys, "no t(...) calls found"
+    missing = {k for k in keys if k not in i18n.catalogue("ja")}
+    assert not missing
+
+
+def test_message_formats_and_falls_back():
+    assert i18n.message("en", "err.name_too_long", max=16) == "Names are at most 16 characters"
+    assert i18n.message("ja", "err.card_gone", card=35).startswith("35は")
+    assert i18n.message("xx", "err.not_host") == i18n.message("ja", "err.not_host")
+    assert i18n.message("en", "no.such.key") == "no.such.key"
+    assert i18n.message("en", "err.card_gone") .startswith("{card}")  # missing param kept visible
+    assert i18n.normalize_lang("en-US") == "en" and i18n.normalize_lang(None) == "ja"
+
+
+@pytest.mark.parametrize("raw,clean", [("  あき  ", "あき"), ("Ｂｅｎ", "Ben"), ("a  b", "a b"), ("ｶﾅ", "カナ")])
+def test_clean_name(raw, clean):
+    assert clean_name(raw) == clean
+
+
+@pytest.mark.parametrize("raw,code", [("", "name_empty"), ("   ", "name_empty"),
+                                      ("x" * (NAME_MAX + 1), "name_too_long"), ("a\u200bb", "name_invalid"),
+                                      ("a\x07", "name_invalid")])
+def test_bad_names(raw, code):
+    with pytest.raises(RuleError) as err:
+        clean_name(raw)
+    assert err.value.code == code
+
+
+def test_name_key_folds_width_and_case():
+    assert name_key(" ＡＫＩ ") == name_key("aki") == "aki"
+
+
+def test_party_round_trips_through_the_store(tmp_path):
+    party = Party(room="ABCD")
+    tokens = iter(["t1", "t2"])
+    party.join("あき", "ja", lambda: next(tokens))
+    party.join("ben", "en", lambda: next(tokens))
+    for seat in party.seats.values():
+        seat.connections = 1
+    rng = random.Random(5)
+    party.start(rng, 0.0)
+    store = Store(str(tmp_path))
+    store.save({"party": party.to_dict(), "game_now": 12.5})
+    store.close()
+    loaded = Store(str(tmp_path)).load()
+    again = Party.from_dict(loaded["party"], random.Random(5))
+    assert loaded["game_now"] == 12.5
+    assert again.seat_of_token("t2").name == "ben"
+    assert all(s.connections == 0 for s in again.seats.values())
+    assert again.game.to_dict() == party.game.to_dict()
+    assert json.dumps(again.to_dict(), sort_keys=True).replace('"connections": 0', '"connections": 1') \
+        == json.dumps(party.to_dict(), sort_keys=True)
+
+
+def test_engine_resumes_a_snapshot_with_the_game_clock(tmp_path):
+    from partyhost.engine import Engine
+
+    first = Engine(lambda *a: None, seed=1)
+    first.party.join("a", "ja", lambda: "tok-a")
+    snap = {"party": first.party.to_dict(), "game_now": 500.0}
+    clock = iter([10.0, 10.0, 10.0, 11.0])
+    again = Engine(lambda *a: None, seed=1, clock=lambda: next(clock), snapshot=snap)
+    assert again.party.seat_of_token("tok-a").name == "a"
+    assert again.game_now() == pytest.approx(500.0)
+
+
+def test_host_ip_goes_first_and_must_be_an_address(monkeypatch):
+    monkeypatch.setattr("partyhost.cli.discover", lambda: [Candidate("10.0.0.2", "eth0", 4, True, False)])
+    first = candidates("192.168.5.5")
+    assert [c.address for c in first] == ["192.168.5.5", "10.0.0.2"]
+    assert candidates("fd00::1")[0].url_host == "[fd00::1]"
+    with pytest.raises(SystemExit):
+        candidates("my-laptop.local")
+
+
+def test_banner_has_join_url_tv_url_and_a_qr():
+    text = banner("http://192.168.1.20:8765/", "http://127.0.0.1:8765/tv", ["10.0.0.2"])
+    assert "http://192.168.1.20:8765/" in text and "http://127.0.0.1:8765/tv" in text
+    assert "█" in text and "10.0.0.2" in text
