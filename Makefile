@@ -28,11 +28,12 @@ run: install
 run-threading: install
 	$(BIN)/partyhost --async-mode threading $(ARGS)
 
-## Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium; never `playwright install`).
+## Debian's Chromium for the browser tests (Playwright drives /usr/bin/chromium; never `playwright install`),
+## with a Japanese font so the pages' kana render in screenshots.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 chromium:
-	@command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
-	  else sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; fi; }
+	@{ [ -x /usr/bin/chromium ] && fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; } || { \
+	  $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-cjk; }
 
 ## Every test, browser tests included.
 test: install-test chromium

@@ -356,6 +356,8 @@ def test_spectator_and_malformed_actions_are_refused():
     refused(g, "bad_action", g.apply, "a", {"type": "play", "level": 1}, 0.0)
     refused(g, "bad_action", g.apply, "a", {"type": "play", "level": 1, "card": "7"}, 0.0)
     refused(g, "bad_action", g.apply, "a", "ready", 0.0)
+    refused(g, "bad_action", g.apply, "a", {"type": ["ready"]}, 0.0)
+    refused(g, "bad_action", g.apply, "a", {"type": "ready", "level": 1, "ready": True, "x": 1}, 0.0)
 
 
 # --- stop ----------------------------------------------------------------------------------------
@@ -528,7 +530,8 @@ def test_two_players_win_after_level_12():
     assert g.phase == "won" and g.over and g.level == 12
     assert g.last_event["kind"] == "won" and g.last_event["level"] == 12
     assert g.chart["level"] == 12 and g.chart["outcome"] == "complete"
-    assert len(g.chart["cards"]) == 24 and [e["card"] for e in g.chart["cards"]] == sorted(e["card"] for e in g.chart["cards"])
+    played = [e["card"] for e in g.chart["cards"]]
+    assert len(played) == 24 and played == sorted(played)
     # rewards: shuriken at 2, 5, 8 (1 -> 3, the last one capped); lives at 3, 6, 9 (2 -> 5)
     assert (g.lives, g.shuriken) == (5, 3)
     refused(g, "game_over", play, g, "a", 1, now)

@@ -28,7 +28,6 @@ hands in ``now`` and a ``random.Random`` that is kept and used for every deal.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any, ClassVar
 
@@ -76,6 +75,16 @@ def _action_schema(kind: str, **props: dict) -> dict:
         "required": ["type", *props],
         "additionalProperties": False,
     }
+
+
+def _plain_copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars); much cheaper than copy.deepcopy."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _plain_copy(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in (int, float, str) else _plain_copy(v) for v in value]
+    return value
 
 
 def _clock(value: float) -> float:
@@ -127,7 +136,11 @@ class TheMind(Game):
     _OPTIONS_VALIDATOR: ClassVar[Draft202012Validator] = Draft202012Validator(OPTIONS)
 
     def __init__(self) -> None:
+        """An empty game; call :meth:`setup` (or use :meth:`from_dict`) before anything else."""
         self._rng: random.Random | None = None
+        self._reset()
+
+    def _reset(self) -> None:
         self.players: list[str] = []
         self.levels = 0
         self.level = 0
@@ -173,7 +186,7 @@ class TheMind(Game):
         if not self._OPTIONS_VALIDATOR.is_valid(options if options is not None else {}):
             raise RuleError("bad_options")
         start = PLAYER_COUNT_TABLE[len(players)]
-        self.__init__()
+        self._reset()
         self._rng = rng
         self.players = players
         self.levels = start["levels"]
@@ -192,12 +205,18 @@ class TheMind(Game):
     def apply(self, seat: str, action: dict, now: float) -> None:
         """Apply one action of ``seat`` stamped at game-clock ``now`` (seconds).
 
+        Checks run in this order: the dict against ``ACTIONS``, the game not over, the seat
+        being a player, then the action's own rules. A success always bumps ``version`` (also a
+        repeated "ready" that changes no flag).
+
         Raises:
             RuleError: ``"bad_action"`` (malformed dict), ``"game_over"``, ``"not_a_player"``
                 and the codes of each action (see the ``_do_*`` methods). Nothing changes
                 when it is raised.
         """
-        if not isinstance(action, dict) or action.get("type") not in self._VALIDATORS:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise RuleError("bad_action")
+        if action["type"] not in self._VALIDATORS:
             raise RuleError("bad_action")
         kind = action["type"]
         if not self._VALIDATORS[kind].is_valid(action):
@@ -210,7 +229,8 @@ class TheMind(Game):
         self.version += 1
 
     def tick(self, now: float) -> None:
-        """Let an open shuriken proposal lapse once ``now`` reaches its deadline.
+        """Let an open shuriken proposal lapse once ``now`` (game-clock seconds) reaches its
+        deadline (our own rule for phones: a vote cannot hold the table forever).
 
         Does nothing (and does not bump ``version``) when nothing is due.
         """
@@ -452,7 +472,7 @@ class TheMind(Game):
             "outcome": outcome,
             "reward": reward,
             "capped": capped,
-            "cards": copy.deepcopy(self.log),
+            "cards": _plain_copy(self.log),
         }
         self.proposal = None
         if outcome == "lost":
@@ -512,9 +532,9 @@ class TheMind(Game):
                 for e in self.log
                 if e["kind"] == "discard"
             ],
-            "proposal": copy.deepcopy(self.proposal),
-            "last_event": copy.deepcopy(self.last_event),
-            "chart": copy.deepcopy(self.chart),
+            "proposal": _plain_copy(self.proposal),
+            "last_event": _plain_copy(self.last_event),
+            "chart": _plain_copy(self.chart),
             "version": self.version,
         }
         if seat is not None:
@@ -530,14 +550,14 @@ class TheMind(Game):
 
     def to_dict(self) -> dict:
         """Full JSON-serialisable snapshot (every hand and the undealt stock included)."""
-        return {"game": self.KEY, **{f: copy.deepcopy(getattr(self, f)) for f in self._FIELDS}}
+        return {"game": self.KEY, **{f: _plain_copy(getattr(self, f)) for f in self._FIELDS}}
 
     @classmethod
     def from_dict(cls, data: dict, rng: random.Random) -> "TheMind":
         """Rebuild a game from :meth:`to_dict` output; ``rng`` is used for later deals."""
         game = cls()
         for f in cls._FIELDS:
-            setattr(game, f, copy.deepcopy(data[f]))
+            setattr(game, f, _plain_copy(data[f]))
         game._rng = rng
         return game
 

@@ -10,7 +10,7 @@
   PH.on("result", () => { inflight = null; });
 
   function hearts(n, sym, cls) {
-    return `<span class="${cls}" aria-label="${n}">${Array.from({ length: n }, () => sym).join("")}<b>${n}</b></span>`;
+    return `<span class="${cls}" data-testid="${cls}" aria-label="${n}">${Array.from({ length: n }, () => sym).join("")}<b>${n}</b></span>`;
   }
 
   function status(g) {
@@ -64,7 +64,7 @@
      (x = seconds of play, y = card value); discards drawn hollow. */
   function chartSvg(chart, s) {
     const cards = chart.cards || [];
-    const W = 1000, H = 360, L = 48, R = 20, T = 16, B = 36;
+    const W = 1000, H = 360, L = 48, R = 24, T = 44, B = 36;
     const maxT = Math.max(1, ...cards.map((c) => c.t || 0)) * 1.05;
     const x = (tt) => L + (W - L - R) * (tt / maxT);
     const y = (v) => T + (H - T - B) * (1 - (v - 1) / 99);
@@ -73,13 +73,16 @@
     const ticks = [];
     const step = maxT > 60 ? 10 : maxT > 20 ? 5 : maxT > 8 ? 2 : 1;
     for (let v = 0; v <= maxT; v += step) ticks.push(`<line x1="${x(v)}" y1="${H - B}" x2="${x(v)}" y2="${H - B + 5}" stroke="#778"/><text x="${x(v)}" y="${H - 12}" class="ax">${v}${esc(t("mind.chart_time"))}</text>`);
+    const sameTime = {};
     const dots = cards.map((c) => {
       const col = PH.colorOf(s, c.seat);
-      const cx = x(c.t).toFixed(1), cy = y(c.card).toFixed(1);
       const hollow = c.kind !== "play";
+      /* cards discarded at the moment of a play share its time: fan them out to the right */
+      const k = hollow ? (sameTime[c.t] = (sameTime[c.t] || 0) + 1) : 0;
+      const cx = (x(c.t) + k * 22).toFixed(1), cy = y(c.card).toFixed(1);
       const title = hollow ? t("mind.chart_" + (c.reason || "mistake")) : PH.nameOf(s, c.seat);
-      return `<g class="pt"><title>${esc(title)}</title><circle cx="${cx}" cy="${cy}" r="14" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="3" ${hollow ? 'stroke-dasharray="4 3"' : ""}/>
-        <text x="${cx}" y="${(cy - 20).toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
+      return `<g class="pt"><title>${esc(title)}</title><circle cx="${cx}" cy="${cy}" r="11" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="3" ${hollow ? 'stroke-dasharray="4 3"' : ""}/>
+        <text x="${cx}" y="${(cy - 16).toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
     }).join("");
     return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" data-testid="chart">
       <line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#778"/>
@@ -129,7 +132,7 @@
     const me = g.players.find((p) => p.seat === (s.me && s.me.seat));
     const playing = !!(s.me && s.me.playing && me);
     feel(g, s);
-    const ev = eventText(g, s);
+    const ev = g.phase === "won" || g.phase === "lost" ? "" : eventText(g, s);
     let body = "";
     if (g.phase === "won" || g.phase === "lost") {
       body = `<div class="result ${g.phase}" data-testid="result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}</div>`;
@@ -206,15 +209,20 @@
         <p class="by">${top ? esc(PH.nameOf(s, top.seat)) : esc(t("mind.pile_empty"))}</p>
         <ol class="pilerow">${g.pile.map((c) => `<li style="border-color:${PH.colorOf(s, c.seat)}">${c.card}</li>`).join("")}</ol>
       </div>`;
+    const over = g.phase === "won" || g.phase === "lost";
+    const banner = over
+      ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}</div>`
+      : g.proposal ? proposalBox(g, s, false)
+      : ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : "<div></div>";
+    const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("mind.ready_hint"))} ${esc(waitingFor(g, s))}</p>` : ""}
+      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
+    /* exactly five rows: status, banner, centre (pile or chart), players, footer */
     root.innerHTML = `<div class="mind tv phase-${g.phase}">
       ${status(g)}
-      ${ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : ""}
-      ${g.phase === "won" || g.phase === "lost" ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}</div>` : ""}
-      ${proposalBox(g, s, false)}
+      ${banner}
       ${center}
       <ul class="players">${players}</ul>
-      ${g.phase === "ready" ? `<p class="note">${esc(t("mind.ready_hint"))} ${esc(waitingFor(g, s))}</p>` : ""}
-      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}
+      <div class="footer">${footer}</div>
     </div>`;
   }
 

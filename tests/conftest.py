@@ -1,0 +1,283 @@
+"""Shared fixtures: the real partyhost server in a subprocess, and Debian's Chromium via Playwright.
+
+* ``server`` — a factory: ``srv = server(mode="eventlet", seed=7)`` starts
+  ``python -m partyhost`` on a free loopback port and waits for ``GET /healthz``. Every server it
+  started is stopped (terminate, then kill) at teardown. When a test fails, each server's output is
+  attached to the failure report (section "partyhost server …").
+* ``sio_peer`` — a factory of python-socketio clients (:class:`SioPeer`) that record every
+  ``welcome``/``state``/``result`` and wait on them; closed at teardown after the servers stop.
+* ``pw`` / ``browser`` — one Playwright and one headless Chromium (``/usr/bin/chromium``, never a
+  downloaded browser) for the whole session. A missing Chromium skips locally and *fails* in CI
+  (env ``CI`` set), so a broken install never passes silently.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+    # A LAN-like name for the phones: http://game.lan:PORT/ is not a secure context.
+    "--host-resolver-rules=MAP game.lan 127.0.0.1",
+]
+LAN_HOST = "game.lan"
+STARTUP_TIMEOUT = 20.0
+
+
+# --- the real server -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port that was free on 127.0.0.1 a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """One ``python -m partyhost`` subprocess on 127.0.0.1.
+
+    Attributes: ``port``, ``mode``, ``seed``, ``url`` (``http://127.0.0.1:PORT``, the laptop's own
+    origin: its ``/tv`` page has host powers), ``lan_url`` (``http://game.lan:PORT``, the phones'
+    LAN-like origin in the browser tests), ``log`` (the file holding stdout and stderr).
+    """
+
+    def __init__(self, mode: str, seed: int, data_dir: Path) -> None:
+        self.mode = mode
+        self.seed = seed
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.lan_url = f"http://{LAN_HOST}:{self.port}"
+        data_dir.mkdir(parents=True, exist_ok=True)
+        self.log = data_dir / "server.log"
+        self._log_file = open(self.log, "wb")  # noqa: SIM115 - closed in stop()
+        cmd = [
+            sys.executable, "-m", "partyhost",
+            "--port", str(self.port), "--bind", "127.0.0.1", "--no-browser", "--fresh",
+            "--data", str(data_dir), "--seed", str(seed), "--async-mode", mode,
+        ]  # fmt: skip
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            cmd, stdout=self._log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+            cwd=str(Path(__file__).resolve().parent.parent),
+        )
+
+    def output(self) -> str:
+        try:
+            return self.log.read_text(encoding="utf-8", errors="replace")
+        except OSError as e:  # pragma: no cover
+            return f"(no output: {e})"
+
+    def wait_ready(self, timeout: float = STARTUP_TIMEOUT) -> dict:
+        """Poll ``/healthz`` until it answers; returns its JSON. Raises with the output on failure."""
+        import json
+
+        deadline = time.monotonic() + timeout
+        last_error: Exception | None = None
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"partyhost ({self.mode}) exited with {self.proc.returncode} before it was up:\n"
+                    + self.output()
+                )
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1.0) as resp:
+                    return json.loads(resp.read().decode())
+            except (urllib.error.URLError, OSError, ValueError) as e:
+                last_error = e
+                time.sleep(0.05)
+        raise RuntimeError(
+            f"partyhost ({self.mode}) did not answer /healthz within {timeout:.0f} s "
+            f"(last error: {last_error!r}):\n" + self.output()
+        )
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        self._log_file.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Attach the output of every server a failed test started to its report."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        for srv in getattr(item, "_partyhost_servers", []):
+            report.sections.append(
+                (f"partyhost server ({srv.mode}, port {srv.port}, seed {srv.seed})", srv.output() or "(empty)")
+            )
+
+
+@pytest.fixture
+def server(request, tmp_path):
+    """Factory: ``server(mode="eventlet"|"threading", seed=1) -> ServerProcess`` (already up)."""
+    started: list[ServerProcess] = []
+    request.node._partyhost_servers = started
+
+    def start(mode: str = "eventlet", seed: int = 1) -> ServerProcess:
+        srv = ServerProcess(mode, seed, tmp_path / f"server-{len(started)}-{mode}")
+        started.append(srv)
+        try:
+            srv.wait_ready()
+        except RuntimeError as e:
+            pytest.fail(str(e), pytrace=False)
+        return srv
+
+    yield start
+    for srv in started:
+        srv.stop()
+
+
+# --- python-socketio clients (phones and TV pages without a browser) ----------------------------
+
+SIO_TIMEOUT = 10.0
+_ids = itertools.count(1)
+
+
+class SioPeer:
+    """One Socket.IO client (a TV page or a phone) recording what the server sends it."""
+
+    def __init__(self, url: str, auth: dict, label: str) -> None:
+        self.label = label
+        self.cond = threading.Condition()
+        self.welcomes: list[dict] = []
+        self.states: list[dict] = []
+        self.results: dict[Any, dict] = {}
+        self.events: list[str] = []
+        import socketio  # python-socketio[client]: imported here so conftest loads without it
+
+        self.sio = socketio.Client(reconnection=False)
+        for name in ("welcome", "state", "result", "kicked"):
+            self.sio.on(name, self._recorder(name))
+        self.sio.connect(url, auth=auth, transports=["websocket"], wait_timeout=SIO_TIMEOUT)
+
+    def _recorder(self, name: str) -> Callable[[Any], None]:
+        def record(data: Any = None) -> None:
+            with self.cond:
+                self.events.append(name)
+                if name == "welcome":
+                    self.welcomes.append(data)
+                elif name == "state":
+                    self.states.append(data)
+                elif name == "result":
+                    self.results[data.get("id")] = data
+                self.cond.notify_all()
+
+        return record
+
+    @property
+    def state(self) -> dict:
+        with self.cond:
+            assert self.states, f"{self.label}: no state yet"
+            return self.states[-1]
+
+    def wait(self, predicate: Callable[[], Any], what: str, timeout: float = SIO_TIMEOUT) -> Any:
+        """Wait until ``predicate()`` is truthy (called under the lock); return its value."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                try:
+                    value = predicate()
+                except (IndexError, KeyError, TypeError):
+                    value = None
+                if value:
+                    return value
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    last = self.states[-1] if self.states else None
+                    raise AssertionError(f"{self.label}: timed out waiting for {what}; last state: {last!r}")
+                self.cond.wait(left)
+
+    def wait_state(self, predicate: Callable[[dict], Any], what: str) -> dict:
+        """Wait for a ``state`` for which ``predicate(state)`` holds; return that state."""
+        return self.wait(lambda: self.states and predicate(self.states[-1]) and self.states[-1], what)
+
+    def send(self, event: str, payload: dict) -> dict:
+        """Emit ``event`` with a fresh id and return the server's ``result`` for it."""
+        msg_id = f"{self.label}-{next(_ids)}"
+        self.sio.emit(event, {"id": msg_id, **payload})
+        return self.wait(lambda: self.results.get(msg_id), f"result of {event} {payload}")
+
+    def act(self, **action: Any) -> dict:
+        return self.send("act", {"game": self.state["party"]["serial"], **action})
+
+    def close(self) -> None:
+        if self.sio.connected:
+            self.sio.disconnect()
+
+
+@pytest.fixture
+def sio_peer(request, server):
+    """Factory: ``sio_peer(url, auth, label) -> SioPeer`` (connected over WebSocket).
+
+    At teardown the test's servers are stopped *before* the clients close: a client of a stopped
+    server closes at once, while a clean disconnect from a threading-mode server takes ~3 s.
+    """
+    peers: list[SioPeer] = []
+
+    def make(url: str, auth: dict, label: str) -> SioPeer:
+        peer = SioPeer(url, auth, label)
+        peers.append(peer)
+        return peer
+
+    yield make
+    for srv in getattr(request.node, "_partyhost_servers", []):
+        srv.stop()
+    for peer in peers:
+        peer.close()
+
+
+# --- the browser ---------------------------------------------------------------------------------
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set: a missing browser must not pass silently)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def pw():
+    """The session's Playwright (sync API); ``pw.devices`` holds the phone presets."""
+    if not Path(CHROMIUM).exists():
+        _missing(f"{CHROMIUM} is missing: `make chromium` installs Debian's package")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright Python package is missing: `make install-test`")
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(pw):
+    """Debian's headless Chromium, launched once per session."""
+    b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    yield b
+    b.close()
