@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: run run-threading test test-fast e2e bench chromium install install-test clean
+.PHONY: run run-threading test test-fast e2e bench screenshots chromium install install-test clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -45,6 +45,10 @@ test-fast: install-test
 
 e2e: install-test chromium
 	$(BIN)/python -m pytest -q -m e2e
+
+## Refresh the screenshots in docs/screenshots/ from a real seeded game.
+screenshots: install-test chromium
+	PARTYHOST_SHOTS=docs $(BIN)/python -m pytest -q tests/test_e2e_mind.py -k full_game
 
 ## Real server + simulated phones over loopback: latency, throughput, memory.
 bench: install-test

@@ -13,7 +13,9 @@ Everything waits with Playwright's auto-retrying ``expect``; no sleeps.
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,7 +23,7 @@ from playwright.sync_api import Browser, Page, expect
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+DOCS_SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 PHONE_DEVICE = "Pixel 7"
 TV_VIEWPORT = {"width": 1280, "height": 720}
 
@@ -39,7 +41,16 @@ def watch(page: Page, label: str, problems: list[str]) -> None:
     page.on("console", lambda m: problems.append(f"{label}: console.{m.type}: {m.text}") if m.type == "error" else None)
 
 
+def shots_dir() -> Path:
+    """Where screenshots go: a temporary folder, or docs/screenshots/ when the environment has
+    ``PARTYHOST_SHOTS=docs`` (``make screenshots``), so a plain test run leaves the tree clean."""
+    if os.environ.get("PARTYHOST_SHOTS") == "docs":
+        return DOCS_SHOTS
+    return Path(tempfile.gettempdir()) / "partyhost-shots"
+
+
 def shot(page: Page, name: str) -> None:
+    SHOTS = shots_dir()
     SHOTS.mkdir(parents=True, exist_ok=True)
     # Finite animations (the pile card's drop) are fast-forwarded to their end: the picture shows
     # what stays on screen, not a frame of the transition.
