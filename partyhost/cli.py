@@ -15,18 +15,28 @@ import webbrowser
 from . import qr
 from .netaddr import Candidate, discover, join_url
 from .server import create_app, start_engine
+from .serving import serve as serve_http
 from .store import Store
 
 log = logging.getLogger("partyhost")
 
 
-def candidates(host_ip: str | None) -> list[Candidate]:
+def candidates(host_ip: str | None, bind: str = "0.0.0.0") -> list[Candidate]:
     """Ranked join addresses; ``host_ip`` (from ``--host-ip``) goes first when given.
 
+    When the server listens on one address only (``--bind``), that address is the only one
+    phones can reach, so it is the only candidate.
     Raises:
         SystemExit: ``host_ip`` is not an IP address literal (names are not resolved: the QR
             must work without DNS).
     """
+    if bind not in ("0.0.0.0", "::", ""):
+        try:
+            ip = ipaddress.ip_address(bind.strip("[]"))
+        except ValueError:
+            raise SystemExit(f"--bind must be an IP address, not {bind!r}") from None
+        return [Candidate(address=str(ip), interface="--bind", family=ip.version,
+                          default_route=False, virtual=False)]
     found = discover()
     if not host_ip:
         return found
@@ -72,7 +82,7 @@ def serve(args: argparse.Namespace) -> None:
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, format="%(asctime)s %(name)s %(message)s")
     for noisy in ("werkzeug", "engineio", "socketio", "geventwebsocket"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-    addresses = candidates(args.host_ip)
+    addresses = candidates(args.host_ip, args.bind)
     store = Store(args.data)
     saved = None if args.fresh else store.load()
     if args.fresh:
@@ -97,11 +107,11 @@ def serve(args: argparse.Namespace) -> None:
     start_engine(socketio, engine)
     if not args.no_browser:
         threading.Timer(1.0, lambda: webbrowser.open(local_tv)).start()
-    kwargs = {"host": args.bind, "port": args.port, "log_output": False}
-    if args.async_mode == "threading":
-        kwargs["allow_unsafe_werkzeug"] = True
     try:
-        socketio.run(app, **kwargs)
+        serve_http(app, args.bind, args.port, args.async_mode)
+    except OSError as error:
+        raise SystemExit(f"cannot listen on {args.bind}:{args.port}: {error} "
+                         f"(is another partyhost running? try --port)") from None
     except KeyboardInterrupt:
         pass
     finally:

@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from jsonschema import Draft202012Validator
 
-from . import i18n, qr
+from . import i18n
 from .games import registry
 from .games.base import RuleError
 from .netaddr import Candidate, join_url
@@ -494,8 +494,6 @@ class Engine:
                 ],
                 "index": party.address_index,
             }
-            if conn.role == "tv":
-                view["join"]["qr"] = qr.svg(url)
         return view
 
     def _flush(self) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from flask import Flask, Response, abort, render_template, request, send_from_directory
 from flask_socketio import SocketIO
 
-from . import i18n
+from . import i18n, qr
 from .engine import Engine
 from .netaddr import Candidate
 
@@ -109,6 +109,16 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
     @app.get("/healthz")
     def healthz() -> dict:
         return {"ok": True, "room": engine.party.room}
+
+    @app.get("/qr.svg")
+    def qr_svg() -> Response:
+        # The TV fetches its QR code here (and inlines it) only when the join URL changes,
+        # so the 5 KB drawing is not resent with every state.
+        data = request.args.get("data", "")
+        if not data or len(data) > 512:
+            abort(400)
+        return Response(qr.svg(data), mimetype="image/svg+xml",
+                        headers={"Cache-Control": "max-age=3600"})
 
     @app.get("/favicon.ico")
     def favicon() -> Response:

@@ -439,3 +439,39 @@ def test_tv_layout_fits_1280x720(server, browser, sio_peer, tmp_path):
         assert not issues, "the TV page does not fit 1280x720:\n" + "\n".join(issues)
     finally:
         close_all(tv)
+
+
+# --- 6: the QR code the TV shows scans to the join URL it prints ---------------------------------
+
+_QR_PIXELS = """async () => {
+  const svg = document.querySelector("[data-testid=qr] svg");
+  const img = new Image();
+  img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(new XMLSerializer().serializeToString(svg));
+  await img.decode();
+  const size = 600, c = document.createElement("canvas");
+  c.width = c.height = size;
+  const g = c.getContext("2d");
+  g.fillStyle = "#fff"; g.fillRect(0, 0, size, size);
+  g.drawImage(img, 0, 0, size, size);
+  const d = g.getImageData(0, 0, size, size).data, grey = [];
+  for (let i = 0; i < d.length; i += 4) grey.push(d[i]);
+  return {size, grey};
+}"""
+
+
+def test_tv_qr_code_scans_to_the_join_url(server, browser):
+    """The drawing on the TV (not just the library's output) decodes to the printed URL."""
+    import zxingcpp
+
+    srv = server(mode="eventlet", seed=5)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    expect(tv.get_by_test_id("qr").locator("svg")).to_be_visible()
+    printed = tv.get_by_test_id("join-url").inner_text().strip()
+    pixels = tv.evaluate(_QR_PIXELS)
+    image = memoryview(bytes(pixels["grey"])).cast("B", shape=[pixels["size"], pixels["size"]])
+    found = [r.text for r in zxingcpp.read_barcodes(image)]
+    assert found == [printed]
+    assert printed.startswith("http://") and printed.endswith("/")
+    assert not problems, problems
+    close_all(tv)

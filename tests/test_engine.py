@@ -31,7 +31,10 @@ def test_join_gives_token_seat_and_views(rig):
     assert aki.token and len(aki.token) >= 20
     assert aki.state["me"] == {"seat": "s1", "name": "あき", "spectator": False, "playing": False}
     assert [r["name"] for r in tv.state["party"]["roster"]] == ["あき"]
-    assert tv.state["join"]["qr"].startswith("<svg")
+    assert tv.state["join"]["url"].endswith(":8765/")
+    svg = rig.app.test_client().get("/qr.svg", query_string={"data": tv.state["join"]["url"]})
+    assert svg.status_code == 200 and svg.text.startswith("<svg")
+    assert rig.app.test_client().get("/qr.svg").status_code == 400
     assert "join" not in aki.state  # phones get no QR and no address list
     assert aki.token not in json.dumps(tv.state)
 

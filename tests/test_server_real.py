@@ -17,7 +17,13 @@ def test_tv_and_two_phones_play_and_rejoin(server, sio_peer, mode):
     srv = server(mode=mode, seed=11)
     tv = sio_peer(srv.url, {"role": "tv", "lang": "en"}, "tv")
     tv.wait_state(lambda s: s["host"] is True, "host powers on the laptop's TV")
-    assert tv.state["join"]["qr"].lstrip().startswith("<svg")
+    import urllib.parse
+    import urllib.request
+
+    url = tv.state["join"]["url"]
+    with urllib.request.urlopen(f"{srv.url}/qr.svg?data={urllib.parse.quote(url)}", timeout=10) as resp:
+        assert resp.headers["Content-Type"].startswith("image/svg+xml")
+        assert resp.read().decode().lstrip().startswith("<svg")
 
     phones = []
     for name in ("あき", "Bo"):

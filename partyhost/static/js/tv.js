@@ -11,9 +11,22 @@
   PH.connect("tv");
   PH.on("state", () => render());
 
+  /* The QR drawing is fetched (and inlined as SVG) once per join URL, not sent with every state. */
+  const qrCache = new Map();
+  function qrSvg(url) {
+    if (!qrCache.has(url)) {
+      qrCache.set(url, "");
+      fetch("/qr.svg?data=" + encodeURIComponent(url)).then((r) => (r.ok ? r.text() : "")).then((svg) => {
+        qrCache.set(url, svg);
+        document.querySelectorAll(".qr[data-url]").forEach((el) => { if (el.dataset.url === url) el.innerHTML = svg; });
+      });
+    }
+    return qrCache.get(url);
+  }
+
   function qrBlock(s, small) {
     if (!s.join) return "";
-    return `<div class="qr ${small ? "small" : ""}" data-testid="qr">${s.join.qr}</div>
+    return `<div class="qr ${small ? "small" : ""}" data-testid="qr" data-url="${esc(s.join.url)}">${qrSvg(s.join.url)}</div>
       ${small ? "" : `<p class="scan">${esc(t("lobby.scan"))}</p>`}
       <p class="url" data-testid="join-url">${esc(s.join.url)}</p>`;
   }
