@@ -74,6 +74,7 @@ def _build(args: argparse.Namespace, addresses: list[Candidate], store: Store, s
         "LANG": args.lang,
         "STORE": store,
         "SNAPSHOT": saved,
+        "HOST_KEY": store.host_key(),
     })
 
 
@@ -102,6 +103,9 @@ def serve(args: argparse.Namespace) -> None:
     key_tv = join_url(addresses[0].url_host, args.port, "/tv") + f"?key={app.config['HOST_KEY']}" \
         if addresses else local_tv
     sys.stdout.write(banner(join, local_tv, [c.url_host for c in addresses[1:]]))
+    if saved and engine.party.seats:
+        sys.stdout.write("  前回のパーティーを再開しました(新しく始めるには --fresh)"
+                         " / resumed the last party (--fresh starts a new one)\n")
     sys.stdout.write(f"  別の画面をテレビにするとき / TV on another device: {key_tv}\n\n")
     sys.stdout.flush()
     start_engine(socketio, engine)

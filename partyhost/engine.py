@@ -45,7 +45,7 @@ _ID = {"type": ["string", "integer", "null"], "maxLength": 64}
 ENVELOPES: dict[str, dict] = {
     "join": {
         "type": "object",
-        "properties": {"id": _ID, "name": {"type": "string", "maxLength": 64},
+        "properties": {"id": _ID, "name": {"type": "string", "maxLength": 256},
                        "lang": {"type": "string", "maxLength": 10}},
         "required": ["name"],
         "additionalProperties": False,
@@ -59,7 +59,7 @@ ENVELOPES: dict[str, dict] = {
     "act": {
         "type": "object",
         "properties": {"id": _ID, "game": {"type": "integer"}, "type": {"type": "string", "maxLength": 40}},
-        "required": ["id", "game", "type"],
+        "required": ["game", "type"],
     },
     "host": {
         "type": "object",
@@ -269,7 +269,7 @@ class Engine:
         log.debug("message %s from %s (%s)", message.kind, message.sid, "known" if conn else "unknown")
         payload = message.payload
         msg_id = payload.get("id") if isinstance(payload, dict) else None
-        if message.kind == "connect":
+        if message.kind == "connect" and conn is None:
             self._on_connect(message)
             return
         if message.kind == "disconnect":
@@ -284,8 +284,20 @@ class Engine:
         except RuleError as error:
             self._reply(conn, msg_id, error)
         else:
+            self._seen(conn, message.kind, msg_id)
             self._reply(conn, msg_id, None)
             self._dirty = True
+        self._sync_pause()
+
+    def _sync_pause(self) -> None:
+        """Keep the game clock in step with ``party.paused``, whatever changed it (pause,
+        resume, or a kick or end that stopped a paused game)."""
+        now = self.clock()
+        if self.party.paused and self._paused_at is None:
+            self._paused_at = now
+        elif not self.party.paused and self._paused_at is not None:
+            self._paused_total += now - self._paused_at
+            self._paused_at = None
 
     def _check_envelope(self, kind: str, payload: Any) -> None:
         if kind not in _ENVELOPE_VALIDATORS:
@@ -369,20 +381,27 @@ class Engine:
         if conn.seat is not None:
             self.party.seats[conn.seat].lang = conn.lang
 
-    def _remember(self, key: str, msg_id: Any) -> None:
-        """Refuse a message id this seat (or screen) already sent: a doubled tap or a resend."""
-        if msg_id is None:
-            return
-        recent = self._recent_by_seat.setdefault(key, deque(maxlen=RECENT_IDS))
-        if msg_id in recent:
+    @staticmethod
+    def _id_key(conn: Connection) -> str:
+        return conn.seat or f"screen:{conn.sid}"
+
+    def _check_fresh(self, conn: Connection, msg_id: Any) -> None:
+        """Refuse a message id this seat (or screen) already had accepted: a doubled tap or
+        a resend after a reconnect. A refused message does not use its id up."""
+        if msg_id is not None and msg_id in self._recent_by_seat.get(self._id_key(conn), ()):
             raise RuleError("duplicate")
-        recent.append(msg_id)
+
+    def _seen(self, conn: Connection, kind: str, msg_id: Any) -> None:
+        if msg_id is not None and kind in ("act", "host"):
+            self._recent_by_seat.setdefault(self._id_key(conn), deque(maxlen=RECENT_IDS)).append(msg_id)
 
     def _on_act(self, conn: Connection, payload: dict, message: Message) -> None:
         party = self.party
         if conn.seat is None:
             raise RuleError("not_joined")
-        if party.game is None or payload["game"] != party.game_serial:
+        if party.game is None:
+            raise RuleError("no_game")
+        if payload["game"] != party.game_serial:
             raise RuleError("stale_game")
         if conn.seat not in party.players:
             raise RuleError("not_playing_this_game")
@@ -392,7 +411,7 @@ class Engine:
             raise RuleError("paused")
         action = {k: v for k, v in payload.items() if k not in ("id", "game")}
         registry.check_action(type(party.game), action)
-        self._remember(conn.seat, payload.get("id"))
+        self._check_fresh(conn, payload.get("id"))
         game = party.game
         self._guarded(lambda: game.apply(conn.seat, action, self.game_now()))
 
@@ -403,7 +422,7 @@ class Engine:
     def _on_host(self, conn: Connection, payload: dict, message: Message) -> None:
         if not self.is_host(conn):
             raise RuleError("not_host")
-        self._remember(conn.seat or f"tv:{conn.sid}", payload.get("id"))
+        self._check_fresh(conn, payload.get("id"))
         party = self.party
         op = payload["op"]
         if op == "choose":
@@ -413,18 +432,10 @@ class Engine:
         elif op == "pause":
             if not party.running:
                 raise RuleError("no_game")
-            if not party.paused:
-                party.paused = True
-                self._paused_at = self.clock()
+            party.paused = True
         elif op == "resume":
-            if party.paused and self._paused_at is not None:
-                self._paused_total += self.clock() - self._paused_at
             party.paused = False
-            self._paused_at = None
         elif op == "end":
-            if party.paused and self._paused_at is not None:
-                self._paused_total += self.clock() - self._paused_at
-                self._paused_at = None
             party.end()
         elif op == "kick":
             seat_id = payload.get("seat", "")
@@ -459,6 +470,7 @@ class Engine:
             "options": party.options.get(party.game_key, {}),
             "games": registry.describe(),
             "roster": party.roster(),
+            "names": party.names,
             "host_seat": party.host_seat,
             "paused": party.paused,
             "serial": party.game_serial,

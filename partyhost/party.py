@@ -18,8 +18,13 @@ from .games.base import Game, RuleError
 NAME_MAX = 16
 """Longest name, in characters after NFKC and trim."""
 
-HOST_GRACE = 20.0
-"""Seconds a promoted host phone may be away before its powers pass on."""
+HOST_GRACE = 60.0
+"""Seconds a promoted host phone may be away before its powers pass on (a locked screen
+drops the socket; a minute covers a glance at another app)."""
+
+INVISIBLE = frozenset("\u3164\u2800\u115f\u1160\uffa0\u17b4\u17b5\u180e\u2060\ufeff")
+"""Characters that print as nothing although Unicode calls them letters or symbols (Hangul
+fillers, the blank braille pattern…): a name made only of them is refused."""
 
 
 def name_key(name: str) -> str:
@@ -42,6 +47,8 @@ def clean_name(name: str) -> str:
     if len(tidy) > NAME_MAX:
         raise RuleError("name_too_long", max=NAME_MAX)
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co") for ch in tidy):
+        raise RuleError("name_invalid")
+    if all(ch in INVISIBLE or ch.isspace() for ch in tidy):
         raise RuleError("name_invalid")
     return tidy
 
@@ -87,6 +94,8 @@ class Party:
     game: Game | None = None
     game_serial: int = 0
     players: list[str] = field(default_factory=list)
+    last_players: list[str] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
     paused: bool = False
     address_index: int = 0
     next_seat: int = 1
@@ -116,6 +125,7 @@ class Party:
         seat.spectator = self.phase == "game" and self.game is not None and not self.game.over
         self.next_seat += 1
         self.seats[seat.id] = seat
+        self.names[seat.id] = seat.name
         return seat
 
     def remove(self, seat_id: str) -> None:
@@ -200,31 +210,42 @@ class Party:
         return self.phase == "game" and self.game is not None and not self.game.over
 
     def start(self, rng: random.Random, now: float) -> None:
-        """Start the chosen game with every seat, in seating order; spectators join in.
+        """Start the chosen game; seats play in seating order.
 
+        With more seats than the game takes, the seats that sat out the last game come in
+        first, away seats sit out, and the rest watch as spectators (they come in next time).
+        Otherwise every seat plays, so nobody is left out because their screen was locked.
         Raises:
             RuleError: ``"game_running"``; ``"player_count"`` (``min``, ``max``, ``count``);
-            ``"player_away"`` (``name``) when a seat has no live connection.
+            ``"player_away"`` (``name``) when a seat that would play has no live connection.
         """
         if self.running:
             raise RuleError("game_running")
         cls = registry.get(self.game_key)
-        players = list(self.seats)
+        order = list(self.seats)
+        if len(order) > cls.MAX_PLAYERS:
+            present = [sid for sid in order if self.seats[sid].connections > 0]
+            chosen = sorted(present, key=lambda sid: (sid in self.last_players, order.index(sid)))
+            chosen = set(chosen[: cls.MAX_PLAYERS])
+            players = [sid for sid in order if sid in chosen]
+        else:
+            players = order
         if not cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS:
             raise RuleError("player_count", min=cls.MIN_PLAYERS, max=cls.MAX_PLAYERS, count=len(players))
-        for seat in self.seats.values():
-            if seat.connections == 0:
-                raise RuleError("player_away", name=seat.name)
+        for sid in players:
+            if self.seats[sid].connections == 0:
+                raise RuleError("player_away", name=self.seats[sid].name)
         options = registry.check_options(cls, self.options.get(self.game_key, {}))
         game = cls()
         game.setup(players, options, rng, now)
         self.game = game
         self.players = players
+        self.last_players = list(players)
         self.phase = "game"
         self.paused = False
         self.game_serial += 1
         for seat in self.seats.values():
-            seat.spectator = False
+            seat.spectator = seat.id not in players
 
     def end(self) -> None:
         """Stop the game (finished or not) and go back to the lobby."""
@@ -267,6 +288,8 @@ class Party:
             "game": {"key": self.game.KEY, "state": self.game.to_dict()} if self.game else None,
             "game_serial": self.game_serial,
             "players": self.players,
+            "last_players": self.last_players,
+            "names": self.names,
             "paused": self.paused,
             "address_index": self.address_index,
             "next_seat": self.next_seat,
@@ -289,6 +312,8 @@ class Party:
             party.game = registry.get(data["game"]["key"]).from_dict(data["game"]["state"], rng)
         party.game_serial = data["game_serial"]
         party.players = data["players"]
+        party.last_players = data.get("last_players", [])
+        party.names = data.get("names", {s.id: s.name for s in party.seats.values()})
         party.paused = data["paused"]
         party.address_index = data["address_index"]
         party.next_seat = data["next_seat"]

@@ -125,8 +125,22 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         return send_from_directory(os.path.join(app.root_path, "static"), "favicon.svg",
                                    mimetype="image/svg+xml")
 
+    def client_sent(event: str, payload: Any) -> bool:
+        """True when a connected client *emitted* an event named connect/disconnect.
+
+        python-socketio routes such events to the real handlers; during a real connect or
+        disconnect the socket is pending, so ``is_connected`` tells the two apart. The fake
+        one is answered as an unknown message and changes nothing.
+        """
+        if socketio.server.manager.is_connected(request.sid, "/"):
+            engine.submit(request.sid, f"emitted {event}", payload)
+            return True
+        return False
+
     @socketio.on("connect")
     def on_connect(auth: Any = None) -> None:
+        if client_sent("connect", auth):
+            return
         auth = auth if isinstance(auth, dict) else {}
         role = "tv" if auth.get("role") == "tv" else "phone"
         key = auth.get("key")
@@ -143,6 +157,8 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
 
     @socketio.on("disconnect")
     def on_disconnect(reason: Any = None) -> None:
+        if client_sent("disconnect", reason):
+            return
         engine.submit(request.sid, "disconnect")
 
     def make_handler(kind: str):

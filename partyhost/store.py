@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 import time
 
@@ -32,7 +33,18 @@ class Store:
             "CREATE TABLE IF NOT EXISTS snapshot (id INTEGER PRIMARY KEY CHECK (id = 1),"
             " saved_at REAL NOT NULL, data TEXT NOT NULL)"
         )
+        self._db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
         self._last = ""
+
+    def host_key(self) -> str:
+        """The secret that gives a TV page on another device host powers: made once, then kept,
+        so a restarted host does not silently demote that TV."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'host_key'").fetchone()
+        if row:
+            return row[0]
+        key = secrets.token_urlsafe(12)
+        self._db.execute("INSERT INTO meta (key, value) VALUES ('host_key', ?)", (key,))
+        return key
 
     def save(self, snapshot: dict) -> None:
         """Write ``snapshot`` (JSON-ready) unless it equals the last one written."""

@@ -112,12 +112,14 @@ def test_a_token_acts_only_for_its_own_seat(rig):
     ("act", {"id": "x2", "game": "one", "type": "play"}, "malformed"),
     ("host", {"id": "x3", "op": "explode"}, "malformed"),
     ("join", {"id": "x4", "name": 42}, "malformed"),
-    ("join", {"id": "x5", "name": "a" * 65}, "malformed"),
+    ("join", {"id": "x5", "name": "a" * 300}, "malformed"),
+    ("join", {"id": "x5b", "name": "a" * 100}, "name_too_long"),
     ("lang", {"id": "x6"}, "malformed"),
     ("fly", {"id": "x7"}, "unknown_message"),
+    ("act", {"id": "x8", "game": 0, "type": "ready", "level": 1, "ready": True}, "no_game"),
 ])
 def test_malformed_messages_are_answered_and_change_nothing(rig, event, payload, code):
-    phone = rig.phone("aki")
+    phone = rig.phone("aki") if event != "join" else rig.phone()
     before = snapshot(rig)
     phone.emit(event, payload)
     rig.drain()
@@ -318,10 +320,27 @@ def test_start_needs_player_count_and_everyone_present(rig):
     result = tv.send("host", {"op": "start"})
     assert result["code"] == "player_away" and result["params"]["name"] == "b"
     assert rig.engine.party.phase == "lobby"
-    for name in "cde":
-        rig.phone(name)
-    assert tv.send("host", {"op": "start"})["code"] == "player_count"  # 5 seats > 4
     assert a.state["party"]["phase"] == "lobby"
+
+
+def test_more_seats_than_the_game_takes_rotate_who_sits_out(rig):
+    """Five seats, a 4-player game: the away seat sits out, then whoever sat out plays next."""
+    tv = rig.tv()
+    phones = {name: rig.phone(name) for name in "abcde"}
+    token_b = phones["b"].token
+    phones["b"].disconnect()
+    assert tv.send("host", {"op": "start"})["ok"]
+    assert rig.engine.party.players == ["s1", "s3", "s4", "s5"]
+    again = rig.phone(token=token_b)
+    assert again.state["me"]["spectator"] is True and again.state["me"]["playing"] is False
+    assert "hand" not in again.state["game"]
+    tv.send("host", {"op": "end"})
+    assert tv.send("host", {"op": "restart"})["ok"]
+    players = rig.engine.party.players
+    assert "s2" in players and len(players) == 4
+    assert players == sorted(players, key=lambda s: int(s[1:]))  # still seating order
+    sat_out = [s for s in "s1 s2 s3 s4 s5".split() if s not in players]
+    assert len(sat_out) == 1 and sat_out[0] != "s2"
 
 
 def test_pause_freezes_actions_and_the_game_clock(rig):
@@ -420,3 +439,54 @@ def test_views_only_sent_when_changed(rig):
     count = len(tv.received("state"))
     a.send("lang", {"lang": "en"})  # changes nothing the TV shows
     assert len(tv.received("state")) == count
+
+
+def test_client_emitted_connect_or_disconnect_events_change_nothing(rig):
+    """python-socketio hands a client's own "connect"/"disconnect" events to the real
+    handlers; they must not unbind the seat or mark it away."""
+    tv = rig.tv()
+    a = rig.phone("a")
+    a.emit("connect", {"role": "tv"})
+    a.emit("disconnect", {"reason": "transport close"})
+    rig.drain()
+    codes = [r["code"] for r in a.received("result")[-2:]]
+    assert codes == ["unknown_message", "unknown_message"]
+    conn = next(c for c in rig.engine.connections.values() if c.role == "phone")
+    assert conn.seat == "s1"
+    assert rig.engine.party.seats["s1"].connections == 1
+    assert tv.state["party"]["roster"][0]["connected"] is True
+    assert a.send("lang", {"lang": "en"})["ok"]
+
+
+def test_a_refused_action_does_not_use_up_its_id(rig):
+    tv = rig.tv()
+    a = rig.phone("a")
+    rig.phone("b")
+    tv.send("host", {"op": "start"})
+    tv.send("host", {"op": "pause"})
+    msg = {"id": "retry-me", "game": a.state["party"]["serial"], "type": "ready", "level": 1, "ready": True}
+    a.emit("act", msg)
+    rig.drain()
+    assert a.result("retry-me")["code"] == "paused"
+    tv.send("host", {"op": "resume"})
+    a.emit("act", msg)
+    rig.drain()
+    assert [r["ok"] for r in a.received("result") if r["id"] == "retry-me"] == [False, True]
+
+
+def test_game_clock_runs_again_after_a_kick_ends_a_paused_game(rig):
+    """A kick that ends a paused game must not leave the game clock frozen (found by a
+    tester: shuriken votes never lapsed and chart times were all 0 in the next game)."""
+    tv = rig.tv()
+    rig.phone("a")
+    rig.phone("b")
+    tv.send("host", {"op": "start"})
+    tv.send("host", {"op": "pause"})
+    rig.clock.advance(5)
+    assert tv.send("host", {"op": "kick", "seat": "s2"})["ok"]
+    assert rig.engine.party.phase == "lobby"
+    rig.phone("c")
+    assert tv.send("host", {"op": "start"})["ok"]
+    before = rig.engine.game_now()
+    rig.clock.advance(3)
+    assert rig.engine.game_now() == pytest.approx(before + 3)

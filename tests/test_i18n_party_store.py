@@ -70,7 +70,8 @@ def test_clean_name(raw, clean):
 
 @pytest.mark.parametrize("raw,code", [("", "name_empty"), ("   ", "name_empty"),
                                       ("x" * (NAME_MAX + 1), "name_too_long"), ("a\u200bb", "name_invalid"),
-                                      ("a\x07", "name_invalid")])
+                                      ("a\x07", "name_invalid"), ("\u3164", "name_invalid"),
+                                      ("\u2800 \u2800", "name_invalid")])
 def test_bad_names(raw, code):
     with pytest.raises(RuleError) as err:
         clean_name(raw)
@@ -128,3 +129,12 @@ def test_banner_has_join_url_tv_url_and_a_qr():
     text = banner("http://192.168.1.20:8765/", "http://127.0.0.1:8765/tv", ["10.0.0.2"])
     assert "http://192.168.1.20:8765/" in text and "http://127.0.0.1:8765/tv" in text
     assert "█" in text and "10.0.0.2" in text
+
+
+def test_store_keeps_the_host_key_across_restarts(tmp_path):
+    first = Store(str(tmp_path)).host_key()
+    assert len(first) >= 16
+    assert Store(str(tmp_path)).host_key() == first
+    store = Store(str(tmp_path))
+    store.clear()
+    assert store.host_key() == first  # --fresh forgets the party, not the TV's key
