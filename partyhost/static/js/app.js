@@ -27,7 +27,7 @@ const PH = (() => {
     return a[0].toString(36) + a[1].toString(36) + "-" + (++counter);
   }
 
-  const listeners = { state: [], welcome: [], kicked: [], result: [], conn: [] };
+  const listeners = { state: [], welcome: [], kicked: [], result: [], conn: [], lang: [] };
   function on(ev, fn) { listeners[ev].push(fn); }
   function fire(ev, data) { for (const fn of listeners[ev]) fn(data); }
 
@@ -83,6 +83,13 @@ const PH = (() => {
 
   function send(kind, payload) {
     const msg = Object.assign({ id: uid() }, payload || {});
+    /* Never queue a tap while offline: the client would send it on reconnect, seconds later,
+       at a moment the player did not choose (in The Mind the moment is the move). */
+    if (!socket || !socket.connected) {
+      toast(t("conn.not_sent"), true);
+      buzz([60, 40, 60]);
+      return Promise.resolve({ id: msg.id, ok: false, code: "offline" });
+    }
     return new Promise((resolve) => {
       pending.set(msg.id, resolve);
       socket.emit(kind, msg);
@@ -98,8 +105,23 @@ const PH = (() => {
     store.set("lang", next);
     document.documentElement.lang = next;
     if (socket && socket.connected) socket.emit("lang", { id: uid(), lang: next });
+    fire("lang", next);
     if (last) fire("state", last);
   }
+
+  /* Draw the last state again (a lock that ran out, a countdown). */
+  function refresh() { if (last) fire("state", last); }
+
+  /* Countdowns: any element with data-deadline (server game-clock seconds) shows the seconds
+     left, from the state's "now" plus the local time since that state arrived. */
+  setInterval(() => {
+    if (!last) return;
+    const serverNow = last.now + (performance.now() - last.receivedAt) / 1000;
+    document.querySelectorAll("[data-deadline]").forEach((el) => {
+      const left = Math.max(0, Math.ceil(Number(el.dataset.deadline) - serverNow));
+      el.textContent = t(el.dataset.label || "mind.vote_left", { seconds: left });
+    });
+  }, 250);
 
   let toastTimer = null;
   function toast(text, isError) {
@@ -171,14 +193,17 @@ const PH = (() => {
     } catch (e) { /* no audio */ }
   }
 
+  /* Names of seats that have left stay known (party.names), so a chart never shows "?". */
   function nameOf(view, seat) {
     const r = view && view.party.roster.find((x) => x.seat === seat);
-    return r ? r.name : "?";
+    if (r) return r.name;
+    return (view && view.party.names && view.party.names[seat]) || "?";
   }
+  /* A seat keeps its colour for the whole party, whoever leaves. */
   const COLORS = ["#f2b134", "#4fc3f7", "#ef6f6c", "#8bd17c", "#c792ea", "#ffd166", "#06d6a0", "#ff9f1c", "#a0c4ff"];
   function colorOf(view, seat) {
-    const i = view ? view.party.roster.findIndex((x) => x.seat === seat) : -1;
-    return COLORS[(i < 0 ? 0 : i) % COLORS.length];
+    const n = parseInt(String(seat || "").replace(/\D/g, ""), 10);
+    return COLORS[((isNaN(n) ? 1 : n) - 1) % COLORS.length];
   }
 
   function langButton() {
@@ -198,8 +223,9 @@ const PH = (() => {
   on("conn", connBadge);
 
   return {
-    t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf,
+    t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, refresh,
     langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },
+    get connected() { return !!(socket && socket.connected); },
     games: {},
   };
 })();

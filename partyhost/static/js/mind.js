@@ -6,17 +6,23 @@
   const { t, esc } = PH;
   let lastEventSeen = { phone: null, tv: null };
   let inflight = null; /* the card a tap has sent and not yet been answered: no doubled plays */
+  /* After a play the button shows the next card; a second tap of the same double-tap must not
+     play it. The button stays locked this long after each play (ms). */
+  const PLAY_LOCK_MS = 700;
+  let lockedUntil = 0;
 
   PH.on("result", () => { inflight = null; });
+  PH.on("conn", () => { inflight = null; }); /* an answer lost with the connection must not lock the card */
 
-  function hearts(n, sym, cls) {
-    return `<span class="${cls}" data-testid="${cls}" aria-label="${n}">${Array.from({ length: n }, () => sym).join("")}<b>${n}</b></span>`;
+  function hearts(n, sym, empty, cls) {
+    const icons = n > 0 ? Array.from({ length: n }, () => sym).join("") : `<i class="none">${empty}</i>`;
+    return `<span class="${cls}" data-testid="${cls}" aria-label="${n}">${icons}<b>${n}</b></span>`;
   }
 
   function status(g) {
     return `<div class="mind-status">
       <span class="lvl" data-testid="level">${esc(t("mind.level_of", { level: g.level, levels: g.levels }))}</span>
-      ${hearts(g.lives, "♥", "lives")}${hearts(g.shuriken, "✦", "shuriken")}
+      ${hearts(g.lives, "♥", "♡", "lives")}${hearts(g.shuriken, "✦", "✧", "shuriken")}
     </div>`;
   }
 
@@ -24,24 +30,26 @@
     const e = g.last_event;
     if (!e) return "";
     const name = (seat) => PH.nameOf(s, seat);
+    const cards = (list) => (list || []).map((d) => `${d.card}(${name(d.seat)})`).join(", ");
     switch (e.kind) {
       case "start": return t("mind.event.start");
-      case "mistake": {
-        const cards = (e.discarded || []).map((d) => `${d.card}(${name(d.seat)})`).join(", ");
-        return t("mind.event.mistake", { card: e.card }) + (cards ? " — " + t("mind.event.mistake_detail", { cards }) : "");
-      }
+      case "mistake":
+        return t("mind.event.mistake", { card: e.card }) + (e.discarded && e.discarded.length ? " — " + t("mind.event.mistake_detail", { cards: cards(e.discarded) }) : "");
       case "stop": return t("mind.event.stop", { name: name(e.by) });
-      case "shuriken": return t("mind.event.shuriken");
+      case "shuriken": return t("mind.event.shuriken") + (e.discarded && e.discarded.length ? " — " + cards(e.discarded) : "");
       case "shuriken_proposed": return t("mind.proposal", { name: name(e.by) });
       case "shuriken_declined": return t("mind.event.shuriken_declined");
       case "shuriken_lapsed": return t("mind.event.shuriken_lapsed");
+      case "left": return t("mind.event.left", { name: name(e.seat) });
       case "level_complete": {
-        let r = t("mind.event.level_complete", { level: e.level });
+        /* a mistake, shuriken or departure that emptied the last hands is told first */
+        const cause = e.cause && e.cause.kind !== "play" ? eventText({ last_event: e.cause }, s) + " → " : "";
+        let r = cause + t("mind.event.level_complete", { level: e.level });
         if (e.reward) r += " " + t(e.reward === "life" ? "mind.event.reward_life" : "mind.event.reward_shuriken") + (e.capped ? " " + t("mind.event.reward_capped") : "");
         return r;
       }
       case "won": return t("mind.won");
-      case "lost": return t("mind.lost");
+      case "lost": return (e.cause ? eventText({ last_event: e.cause }, s) + " → " : "") + t("mind.lost");
       default: return "";
     }
   }
@@ -54,7 +62,7 @@
     const done = mine && p.agreed.includes(s.me.seat);
     return `<div class="proposal" data-testid="proposal">
       <p>${esc(t("mind.proposal", { name: PH.nameOf(s, p.by) }))}</p>
-      <p class="small">${esc(t("mind.agreed", { names: agreed }))}</p>
+      <p class="small">${esc(t("mind.agreed", { names: agreed }))} · <span data-deadline="${p.deadline}" data-testid="vote-countdown"></span></p>
       ${mine && !done ? `<div class="row"><button class="primary" data-vote="1" data-testid="agree">${esc(t("mind.agree"))}</button>
         <button data-vote="0" data-testid="decline">${esc(t("mind.decline"))}</button></div>` : ""}
     </div>`;
@@ -62,9 +70,13 @@
 
   /* The level chart: every card of the level in the order and at the time it was played
      (x = seconds of play, y = card value); discards drawn hollow. */
+  /* The chart's drawing follows the shape of the room it gets on the TV (measured after each
+     draw), so its numbers stay as large as that room allows. */
+  let chartAspect = 2.6;
+
   function chartSvg(chart, s) {
     const cards = chart.cards || [];
-    const W = 1000, H = 360, L = 48, R = 24, T = 44, B = 36;
+    const H = 380, W = Math.round(H * chartAspect), L = 60, R = 30, T = 56, B = 44;
     const maxT = Math.max(1, ...cards.map((c) => c.t || 0)) * 1.05;
     const x = (tt) => L + (W - L - R) * (tt / maxT);
     const y = (v) => T + (H - T - B) * (1 - (v - 1) / 99);
@@ -79,10 +91,10 @@
       const hollow = c.kind !== "play";
       /* cards discarded at the moment of a play share its time: fan them out to the right */
       const k = hollow ? (sameTime[c.t] = (sameTime[c.t] || 0) + 1) : 0;
-      const cx = (x(c.t) + k * 22).toFixed(1), cy = y(c.card).toFixed(1);
+      const cx = (x(c.t) + k * 30).toFixed(1), cy = y(c.card).toFixed(1);
       const title = hollow ? t("mind.chart_" + (c.reason || "mistake")) : PH.nameOf(s, c.seat);
-      return `<g class="pt"><title>${esc(title)}</title><circle cx="${cx}" cy="${cy}" r="11" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="3" ${hollow ? 'stroke-dasharray="4 3"' : ""}/>
-        <text x="${cx}" y="${(cy - 16).toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
+      return `<g class="pt"><title>${esc(title)}</title><circle cx="${cx}" cy="${cy}" r="13" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="4" ${hollow ? 'stroke-dasharray="5 4"' : ""}/>
+        <text x="${cx}" y="${(cy - 20).toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
     }).join("");
     return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" data-testid="chart">
       <line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#778"/>
@@ -103,7 +115,7 @@
   function chartPanel(g, s) {
     if (!g.chart) return "";
     return `<section class="chart-panel" data-testid="chart-panel"><h2>${esc(t("mind.chart", { level: g.chart.level }))}</h2>
-      ${chartSvg(g.chart, s)}${chartStrip(g.chart, s)}</section>`;
+      ${chartSvg(g.chart, s)}</section>`;
   }
 
   function waitingFor(g, s) {
@@ -135,7 +147,8 @@
     const ev = g.phase === "won" || g.phase === "lost" ? "" : eventText(g, s);
     let body = "";
     if (g.phase === "won" || g.phase === "lost") {
-      body = `<div class="result ${g.phase}" data-testid="result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}</div>`;
+      body = `<div class="result ${g.phase}" data-testid="result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}</div>
+        ${s.host ? "" : `<p class="note">${esc(t("mind.next_by_host"))}</p>`}`;
     } else if (playing) {
       const lowest = hand.length ? hand[0] : null;
       const handHtml = `<div class="hand" data-testid="hand">${hand.map((c) => `<span class="chip">${c}</span>`).join("")}</div>`;
@@ -145,9 +158,12 @@
           <button class="primary huge ${me.ready ? "done" : ""}" data-testid="ready" data-ready="${me.ready ? 0 : 1}">${esc(t(me.ready ? "mind.ready_done" : "mind.ready"))}</button>
           <p class="note">${esc(t("mind.ready_hint"))}<br>${esc(waitingFor(g, s))}</p>`;
       } else {
+        const wait = lockedUntil - performance.now();
+        if (wait > 0) setTimeout(PH.refresh, wait + 20);
+        const blocked = inflight === lowest || g.proposal || wait > 0 || !PH.connected;
         body = lowest != null
           ? `<p class="small">${esc(t("mind.your_lowest"))}</p>
-             <button class="bigcard play" data-testid="play" data-card="${lowest}" ${inflight === lowest || g.proposal ? "disabled" : ""}>${lowest}<small>${esc(t("mind.play"))}</small></button>
+             <button class="bigcard play ${wait > 0 ? "cooling" : ""}" data-testid="play" data-card="${lowest}" ${blocked ? "disabled" : ""}>${lowest}<small>${esc(t("mind.play"))}</small></button>
              ${handHtml}`
           : `<p class="note" data-testid="empty-hand">${esc(t("mind.no_cards"))}</p>`;
         body += `<div class="row"><button data-testid="stop" data-stop="1">${esc(t("mind.stop"))}</button></div>`;
@@ -163,8 +179,9 @@
     const play = root.querySelector("[data-testid=play]");
     if (play) play.onclick = () => {
       const card = Number(play.dataset.card);
-      if (inflight === card) return;
+      if (inflight === card || performance.now() < lockedUntil) return;
       inflight = card;
+      lockedUntil = performance.now() + PLAY_LOCK_MS;
       play.disabled = true;
       PH.act({ type: "play", level: g.level, card });
     };
@@ -191,7 +208,7 @@
     else if (e.kind === "start") PH.beep(880, 90);
   }
 
-  function tv(root, s) {
+  function tv(root, s, redraw) {
     const g = s.game;
     sound(g);
     const top = g.pile.length ? g.pile[g.pile.length - 1] : null;
@@ -224,6 +241,12 @@
       <ul class="players">${players}</ul>
       <div class="footer">${footer}</div>
     </div>`;
+    const svg = root.querySelector(".chart");
+    if (svg && !redraw) {
+      const box = svg.getBoundingClientRect();
+      const aspect = Math.min(6, Math.max(1.4, box.width / Math.max(1, box.height)));
+      if (Math.abs(aspect - chartAspect) / chartAspect > 0.08) { chartAspect = aspect; tv(root, s, true); }
+    }
   }
 
   PH.games.the_mind = { phone, tv };

@@ -13,6 +13,10 @@
   PH.on("welcome", (w) => { welcome = w; if (w.seat) kicked = false; render(); });
   PH.on("kicked", () => { kicked = true; welcome = null; screen = ""; });
   PH.on("state", () => render());
+  PH.on("conn", () => render());
+  /* A language switch redraws the join form too, keeping what was typed. */
+  let draftName = null;
+  PH.on("lang", () => { if (screen === "join") screen = ""; });
 
   function setScreen(name, html) {
     screen = name;
@@ -35,13 +39,14 @@
         <form id="join-form" autocomplete="off">
           <label for="name">${esc(t("join.name"))}</label>
           <input id="name" name="name" data-testid="name" maxlength="16" enterkeyhint="go"
-                 placeholder="${esc(t("join.placeholder"))}" value="${esc(PH.store.get("name") || "")}">
+                 placeholder="${esc(t("join.placeholder"))}" value="${esc(draftName ?? PH.store.get("name") ?? "")}">
           <button type="submit" class="primary big" data-testid="join">${esc(t("join.button"))}</button>
         </form>
       </section>`);
     const form = app.querySelector("#join-form");
     const input = app.querySelector("#name");
     let composing = false;
+    input.addEventListener("input", () => { draftName = input.value; });
     input.addEventListener("compositionstart", () => { composing = true; });
     input.addEventListener("compositionend", () => { composing = false; });
     form.addEventListener("submit", async (e) => {
@@ -88,6 +93,8 @@
   function renderLobby(s) {
     const g = s.party.games.find((x) => x.key === s.party.game_key);
     const count = s.party.roster.length;
+    const present = s.party.roster.filter((r) => r.connected).length;
+    const canStart = g && (count > g.max ? present >= g.min : count >= g.min);
     const hostTools = s.host;
     setScreen("lobby", `
       <section class="card">
@@ -95,8 +102,9 @@
         ${hostTools ? `<p class="tag host">${esc(t("host.you_are_host"))}</p>` : ""}
         <p class="game-name">${esc(t("lobby.game"))}: <strong>${esc(t("game." + s.party.game_key))}</strong></p>
         ${hostTools ? `<div class="pick">${s.party.games.map((x) => `<button class="${x.key === s.party.game_key ? "on" : ""}" data-choose="${esc(x.key)}">${esc(t("game." + x.key))}</button>`).join("")}</div>
-          <button class="primary big" data-host="start" data-testid="start" ${g && count >= g.min && count <= g.max ? "" : "disabled"}>${esc(t("lobby.start"))}</button>
-          ${g && (count < g.min || count > g.max) ? `<p class="note">${esc(t("lobby.need", { game: t("game." + g.key), min: g.min, max: g.max, count }))}</p>` : ""}`
+          <button class="primary big" data-host="start" data-testid="start" ${canStart ? "" : "disabled"}>${esc(t("lobby.start"))}</button>
+          ${!canStart && g ? `<p class="note">${esc(t("lobby.need", { game: t("game." + g.key), min: g.min, max: g.max, count }))}</p>`
+            : g && count > g.max ? `<p class="note">${esc(t("lobby.sitout", { count: count - g.max }))}</p>` : ""}`
           : `<p class="waiting" data-testid="waiting">${esc(t("lobby.waiting"))}</p>`}
         <h2>${esc(t("lobby.players"))} (${count})</h2>
         ${rosterHtml(s, hostTools)}
@@ -104,8 +112,17 @@
     wireHostTools(s);
   }
 
+  /* The pause screen covers the game; the host's own controls sit on it, so a host can resume. */
+  function pausedHtml(s) {
+    return `<div class="paused" data-testid="paused"><h2>${esc(t("paused.title"))}</h2>
+      <p>${esc(t(s.host ? "paused.host" : "paused.body"))}</p>
+      ${s.host ? `<div class="row"><button class="primary big" data-host="resume" data-testid="resume">${esc(t("host.resume"))}</button>
+        <button data-host="end" data-testid="end">${esc(t("host.end"))}</button></div>` : ""}</div>`;
+  }
+
   function hostBar(s) {
     if (!s.host) return "";
+    if (s.party.paused) return "";
     if (s.party.over) {
       return `<div class="hostrow"><button class="primary" data-host="restart" data-testid="again">${esc(t("host.again"))}</button>
         <button data-host="end">${esc(t("host.lobby"))}</button></div>`;
@@ -122,8 +139,7 @@
     const spectating = !s.me.playing;
     app.querySelector(".banner-slot").innerHTML = spectating
       ? `<p class="spectator" data-testid="spectator">${esc(t("spectator.banner"))}</p>` : "";
-    app.querySelector(".pause-slot").innerHTML = s.party.paused
-      ? `<div class="paused" data-testid="paused"><h2>${esc(t("paused.title"))}</h2><p>${esc(t("paused.body"))}</p></div>` : "";
+    app.querySelector(".pause-slot").innerHTML = s.party.paused ? pausedHtml(s) : "";
     app.querySelector(".host-slot").innerHTML = hostBar(s);
     wireHostTools(s);
     if (game) game.phone(app.querySelector("#game-root"), s);

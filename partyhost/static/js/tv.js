@@ -55,13 +55,17 @@
 
   function gamePicker(s) {
     const count = s.party.roster.length;
+    const present = s.party.roster.filter((r) => r.connected).length;
     const g = s.party.games.find((x) => x.key === s.party.game_key);
-    const ok = g && count >= g.min && count <= g.max;
+    /* more seats than the game takes: the extra ones watch and take a turn next game */
+    const ok = g && (count > g.max ? present >= g.min : count >= g.min);
+    const note = !g ? "" : !ok ? t("lobby.need", { game: t("game." + g.key), min: g.min, max: g.max, count })
+      : count > g.max ? t("lobby.sitout", { count: count - g.max }) : t("lobby.ready_to_start");
     return `<div class="games">${s.party.games.map((x) => `
         <button class="game-tile ${x.key === s.party.game_key ? "on" : ""}" ${s.host ? "" : "disabled"} data-choose="${esc(x.key)}">
           <strong>${esc(t("game." + x.key))}</strong><span>${esc(t("game." + x.key + ".blurb"))}</span></button>`).join("")}</div>
       ${s.host ? `<button class="primary huge" data-host="start" data-testid="start" ${ok ? "" : "disabled"}>${esc(t("lobby.start"))}</button>` : ""}
-      <p class="note" data-testid="start-note">${esc(ok ? t("lobby.ready_to_start") : g ? t("lobby.need", { game: t("game." + g.key), min: g.min, max: g.max, count }) : "")}</p>`;
+      <p class="note" data-testid="start-note">${esc(note)}</p>`;
   }
 
   function renderLobby(s) {
@@ -71,17 +75,17 @@
       <section class="join-panel">${qrBlock(s, false)}${addressPicker(s)}
         <p class="roomcode">${esc(t("app.room"))} <strong data-testid="room-code">${esc(s.party.room)}</strong></p></section>
       <section class="side">
-        <h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
-        ${rosterHtml(s)}
         <h2>${esc(t("lobby.game"))}</h2>
         ${gamePicker(s)}
+        <h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
+        ${rosterHtml(s)}
       </section></div>`;
     wire(s);
   }
 
   function hostBar(s) {
     const bar = document.getElementById("hostbar");
-    if (!s.host || s.party.phase !== "game") { bar.innerHTML = ""; return; }
+    if (!s.host || s.party.phase !== "game" || s.party.paused) { bar.innerHTML = ""; return; }
     bar.innerHTML = s.party.over
       ? `<button class="primary" data-host="restart" data-testid="again">${esc(t("host.again"))}</button>
          <button data-host="end" data-testid="to-lobby">${esc(t("host.lobby"))}</button>`
@@ -103,8 +107,13 @@
     const url = s.join ? s.join.url : "";
     if (corner.dataset.url !== url) { corner.dataset.url = url; corner.innerHTML = qrBlock(s, true); }
     app.querySelector(".corner-roster").innerHTML = s.host ? rosterHtml(s) : "";
-    app.querySelector(".pause-slot").innerHTML = s.party.paused
-      ? `<div class="paused" data-testid="paused"><h2>${esc(t("paused.title"))}</h2><p>${esc(t("paused.body"))}</p></div>` : "";
+    const pause = app.querySelector(".pause-slot");
+    pause.innerHTML = s.party.paused
+      ? `<div class="paused" data-testid="paused"><h2>${esc(t("paused.title"))}</h2>
+          <p>${esc(t(s.host ? "paused.host" : "paused.body"))}</p>
+          ${s.host ? `<div class="row"><button class="primary big" data-host="resume" data-testid="resume">${esc(t("host.resume"))}</button>
+            <button data-host="end" data-testid="end">${esc(t("host.end"))}</button></div>` : ""}</div>` : "";
+    wireIn(pause, s);
     wireIn(app.querySelector(".corner-roster"), s);
     const game = PH.games[s.game.game];
     if (game) game.tv(app.querySelector("#game-root"), s);
