@@ -15,7 +15,7 @@ import webbrowser
 from . import qr
 from .netaddr import Candidate, discover, join_url
 from .server import create_app, start_engine
-from .serving import serve as serve_http
+from .serving import listen, serve as serve_http
 from .store import Store
 
 log = logging.getLogger("partyhost")
@@ -84,6 +84,11 @@ def serve(args: argparse.Namespace) -> None:
     for noisy in ("werkzeug", "engineio", "socketio", "geventwebsocket"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     addresses = candidates(args.host_ip, args.bind)
+    try:
+        listener = listen(args.bind, args.port, args.async_mode)
+    except OSError as error:
+        raise SystemExit(f"cannot listen on {args.bind}:{args.port}: {error} "
+                         f"(is another partyhost running? try --port)") from None
     store = Store(args.data)
     saved = None if args.fresh else store.load()
     if args.fresh:
@@ -112,10 +117,7 @@ def serve(args: argparse.Namespace) -> None:
     if not args.no_browser:
         threading.Timer(1.0, lambda: webbrowser.open(local_tv)).start()
     try:
-        serve_http(app, args.bind, args.port, args.async_mode)
-    except OSError as error:
-        raise SystemExit(f"cannot listen on {args.bind}:{args.port}: {error} "
-                         f"(is another partyhost running? try --port)") from None
+        serve_http(app, listener, args.async_mode)
     except KeyboardInterrupt:
         pass
     finally:

@@ -6,8 +6,8 @@ phone's delayed ACK, about 40 ms on every action (measured by ``make bench``: th
 got its state after ~44 ms while every other screen had it in ~6 ms). Turning Nagle off on the
 server's sockets sends each frame at once.
 
-Only :func:`serve` imports eventlet, and only in eventlet mode (the entry point has patched
-first).
+Only :func:`listen` and :func:`serve` import eventlet, and only in eventlet mode (the entry
+point has patched first).
 """
 
 from __future__ import annotations
@@ -36,20 +36,17 @@ class NoDelayWSGIServer(ThreadedWSGIServer):
         return nodelay(conn), addr
 
 
-def serve(app: Any, host: str, port: int, async_mode: str) -> None:
-    """Serve ``app`` (the Flask app wrapped by Flask-SocketIO) on ``host:port`` until interrupted.
+def listen(host: str, port: int, async_mode: str) -> Any:
+    """Bind the listening socket now, before anything else starts, so a second host on the
+    same port fails at once (and touches no saved party).
 
-    Args:
-        app: the Flask application whose ``wsgi_app`` Flask-SocketIO has wrapped.
-        host / port: the address to listen on (``"0.0.0.0"`` for every interface).
-        async_mode: ``"eventlet"`` or ``"threading"``.
+    Returns:
+        An object for :func:`serve`: eventlet's listening socket, or the threading server.
     Raises:
         OSError: the port is taken (``EADDRINUSE``) or the address cannot be bound.
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     if async_mode == "eventlet":
-        import eventlet
-        import eventlet.wsgi
         from eventlet.greenio import GreenSocket
 
         class NoDelayListener(GreenSocket):
@@ -58,10 +55,27 @@ def serve(app: Any, host: str, port: int, async_mode: str) -> None:
                 return nodelay(conn), addr
 
         listener = NoDelayListener(family, socket.SOCK_STREAM)
+        # SO_REUSEADDR only (no SO_REUSEPORT): a restart may rebind at once, a second host
+        # on the same port may not.
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((host, port))
         listener.listen(128)
+        return listener
+    return NoDelayWSGIServer(host, port, None)
+
+
+def serve(app: Any, listener: Any, async_mode: str) -> None:
+    """Serve ``app`` (the Flask app wrapped by Flask-SocketIO) on ``listener`` until interrupted.
+
+    Args:
+        app: the Flask application whose ``wsgi_app`` Flask-SocketIO has wrapped.
+        listener: what :func:`listen` returned for the same ``async_mode``.
+        async_mode: ``"eventlet"`` or ``"threading"``.
+    """
+    if async_mode == "eventlet":
+        import eventlet.wsgi
+
         eventlet.wsgi.server(listener, app, log_output=False)
     else:
-        server = NoDelayWSGIServer(host, port, app)
-        server.serve_forever()
+        listener.app = app
+        listener.serve_forever()

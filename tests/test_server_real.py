@@ -104,3 +104,23 @@ def test_tv_and_two_phones_play_and_rejoin(server, sio_peer, mode):
     assert g["chart"]["level"] == 1 and g["chart"]["outcome"] == "complete"
     assert sorted(c["card"] for c in g["chart"]["cards"]) == sorted(hands[low.seat] + hands[high.seat])
     assert len(back.wait_state(lambda s: s["game"]["level"] == 2, "level 2 hand")["game"]["hand"]) == 2
+
+
+@pytest.mark.parametrize("mode", ["eventlet", "threading"])
+def test_a_second_host_on_the_same_port_refuses_and_leaves_the_first_alone(server, tmp_path, mode):
+    """Two hosts on one port once split a party in two (SO_REUSEPORT); the second must stop
+    at once, before it prints a QR code or touches the saved party."""
+    import subprocess
+    import sys
+
+    first = server(mode=mode, seed=3)
+    second = subprocess.run(
+        [sys.executable, "-m", "partyhost", "--port", str(first.port), "--bind", "127.0.0.1",
+         "--no-browser", "--fresh", "--data", str(tmp_path / "second"), "--async-mode", mode],
+        capture_output=True, text=True, timeout=30,
+    )
+    assert second.returncode != 0
+    assert "in use" in (second.stderr + second.stdout)
+    assert "http://127.0.0.1" not in second.stdout  # no banner, no QR for a host that is not there
+    assert not (tmp_path / "second" / "party.sqlite3").exists()
+    assert first.wait_ready()["ok"] is True

@@ -44,7 +44,7 @@ def test_eventlet_listener_turns_nagle_off_on_accepted_sockets():
             captured["v"] = conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
         import eventlet.wsgi
         eventlet.wsgi.server = fake_server
-        serving.serve(None, "127.0.0.1", 0, "eventlet")
+        serving.serve(None, serving.listen("127.0.0.1", 0, "eventlet"), "eventlet")
         print("NODELAY", captured["v"])
     """)
     out = subprocess.run([sys.executable, "-W", "ignore", "-c", script], capture_output=True,
