@@ -283,6 +283,10 @@ class Engine:
             handler(conn, payload, message)
         except RuleError as error:
             self._reply(conn, msg_id, error)
+        except Exception:  # a bug outside a game's rules: answer it, keep the loop alive
+            log.exception("message %s failed", message.kind)
+            self._reply(conn, msg_id, RuleError("internal"))
+            self._dirty = True
         else:
             self._seen(conn, message.kind, msg_id)
             self._reply(conn, msg_id, None)

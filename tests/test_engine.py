@@ -490,3 +490,20 @@ def test_game_clock_runs_again_after_a_kick_ends_a_paused_game(rig):
     before = rig.engine.game_now()
     rig.clock.advance(3)
     assert rig.engine.game_now() == pytest.approx(before + 3)
+
+
+def test_a_bug_outside_the_rules_is_answered_and_the_loop_goes_on(rig, monkeypatch):
+    from partyhost.party import Party
+
+    tv = rig.tv()
+    rig.phone("a")
+    rig.phone("b")
+
+    def broken(self, rng, now):
+        raise ZeroDivisionError("bug")
+
+    monkeypatch.setattr(Party, "start", broken)
+    result = tv.send("host", {"op": "start"})
+    assert result["code"] == "internal" and result["message"]
+    monkeypatch.undo()
+    assert tv.send("host", {"op": "start"})["ok"]
