@@ -144,7 +144,8 @@
     const me = g.players.find((p) => p.seat === (s.me && s.me.seat));
     const playing = !!(s.me && s.me.playing && me);
     feel(g, s);
-    const ev = g.phase === "won" || g.phase === "lost" ? "" : eventText(g, s);
+    const ev = g.phase === "won" || g.phase === "lost" || (g.proposal && g.last_event && g.last_event.kind === "shuriken_proposed")
+      ? "" : eventText(g, s);
     let body = "";
     if (g.phase === "won" || g.phase === "lost") {
       body = `<div class="result ${g.phase}" data-testid="result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}</div>
@@ -222,7 +223,7 @@
       </li>`).join("");
     const center = showChart ? chartPanel(g, s) : `
       <div class="pile">
-        <div class="topcard ${top ? "" : "empty"}" data-testid="pile-top" style="${top ? `border-color:${PH.colorOf(s, top.seat)}` : ""}">${top ? top.card : ""}</div>
+        <div class="topcard ${top ? "" : "empty"}" data-testid="pile-top" style="${top ? `border-color:${PH.colorOf(s, top.seat)}` : ""}"><span>${top ? top.card : ""}</span></div>
         <p class="by">${top ? esc(PH.nameOf(s, top.seat)) : esc(t("mind.pile_empty"))}</p>
         <ol class="pilerow">${g.pile.map((c) => `<li style="border-color:${PH.colorOf(s, c.seat)}">${c.card}</li>`).join("")}</ol>
       </div>`;
@@ -231,7 +232,7 @@
       ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}</div>`
       : g.proposal ? proposalBox(g, s, false)
       : ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : "<div></div>";
-    const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("mind.ready_hint"))} ${esc(waitingFor(g, s))}</p>` : ""}
+    const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("mind.ready_hint"))}</p>` : ""}
       ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
     /* exactly five rows: status, banner, centre (pile or chart), players, footer */
     root.innerHTML = `<div class="mind tv phase-${g.phase}">
