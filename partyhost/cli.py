@@ -38,6 +38,9 @@ def candidates(host_ip: str | None, bind: str = "0.0.0.0") -> list[Candidate]:
         return [Candidate(address=str(ip), interface="--bind", family=ip.version,
                           default_route=False, virtual=False)]
     found = discover()
+    if bind != "::":
+        # 0.0.0.0 listens on IPv4 only: an IPv6 address in the QR could never answer
+        found = [c for c in found if c.family == 4]
     if not host_ip:
         return found
     try:
@@ -95,9 +98,6 @@ def serve(args: argparse.Namespace) -> None:
         store.clear()
     try:
         app, socketio, engine = _build(args, addresses, store, saved)
-        if saved:
-            log.info("resumed the saved party (room %s); --fresh starts a new one",
-                     engine.party.room)
     except Exception:
         if not saved:
             raise

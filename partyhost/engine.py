@@ -41,6 +41,11 @@ MAX_MESSAGE_BYTES = 4096
 RECENT_IDS = 64
 """How many recent message ids per seat are remembered to refuse doubled messages."""
 
+LATE_AFTER = 2.0
+"""Seconds after which a game action is refused as late. A phone sends ``at``, its estimate of
+the server's game clock when the player tapped; an action that arrives more than this after it
+(a Wi-Fi stall) is refused without penalty rather than played at a moment nobody chose."""
+
 _ID = {"type": ["string", "integer", "null"], "maxLength": 64}
 ENVELOPES: dict[str, dict] = {
     "join": {
@@ -58,7 +63,8 @@ ENVELOPES: dict[str, dict] = {
     },
     "act": {
         "type": "object",
-        "properties": {"id": _ID, "game": {"type": "integer"}, "type": {"type": "string", "maxLength": 40}},
+        "properties": {"id": _ID, "game": {"type": "integer"}, "type": {"type": "string", "maxLength": 40},
+                       "at": {"type": "number"}},
         "required": ["game", "type"],
     },
     "host": {
@@ -71,6 +77,7 @@ ENVELOPES: dict[str, dict] = {
             "options": {"type": "object"},
             "seat": {"type": "string", "maxLength": 20},
             "index": {"type": "integer", "minimum": 0},
+            "serial": {"type": "integer"},
         },
         "required": ["op"],
         "additionalProperties": False,
@@ -413,7 +420,10 @@ class Engine:
             raise RuleError("game_over")
         if party.paused:
             raise RuleError("paused")
-        action = {k: v for k, v in payload.items() if k not in ("id", "game")}
+        late = self.game_now() - payload.get("at", float("inf"))
+        if late > LATE_AFTER:
+            raise RuleError("too_late", seconds=round(late, 1))
+        action = {k: v for k, v in payload.items() if k not in ("id", "game", "at")}
         registry.check_action(type(party.game), action)
         self._check_fresh(conn, payload.get("id"))
         game = party.game
@@ -429,6 +439,10 @@ class Engine:
         self._check_fresh(conn, payload.get("id"))
         party = self.party
         op = payload["op"]
+        # "play again" on one screen and "back to lobby" on another, pressed together: each
+        # names the game it was pressed for, and the second finds it gone.
+        if "serial" in payload and payload["serial"] != party.game_serial:
+            raise RuleError("stale_game")
         if op == "choose":
             party.choose(payload.get("game", party.game_key), payload.get("options"))
         elif op in ("start", "restart"):
@@ -440,7 +454,7 @@ class Engine:
         elif op == "resume":
             party.paused = False
         elif op == "end":
-            party.end()
+            party.end("host" if party.running else "finished")
         elif op == "kick":
             seat_id = payload.get("seat", "")
             sids = [c for c in self.connections.values() if c.seat == seat_id]
@@ -480,6 +494,7 @@ class Engine:
             "serial": party.game_serial,
             "players": list(party.players),
             "over": bool(party.game is not None and party.game.over),
+            "ended": party.ended,
         }
 
     def view_for(self, conn: Connection) -> dict:

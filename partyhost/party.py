@@ -97,6 +97,7 @@ class Party:
     last_players: list[str] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)
     paused: bool = False
+    ended: dict | None = None
     address_index: int = 0
     next_seat: int = 1
 
@@ -243,12 +244,18 @@ class Party:
         self.last_players = list(players)
         self.phase = "game"
         self.paused = False
+        self.ended = None
         self.game_serial += 1
         for seat in self.seats.values():
             seat.spectator = seat.id not in players
 
-    def end(self) -> None:
-        """Stop the game (finished or not) and go back to the lobby."""
+    def end(self, reason: str = "finished") -> None:
+        """Stop the game (finished or not) and go back to the lobby.
+
+        ``reason`` (``"finished"``, ``"host"``: ended mid-game, ``"too_few"``: a kick left too
+        few players) is kept in ``ended`` for the lobby to say why.
+        """
+        self.ended = {"serial": self.game_serial, "reason": reason} if self.game else None
         self.game = None
         self.players = []
         self.phase = "lobby"
@@ -270,7 +277,7 @@ class Party:
                 self.game.leave(seat_id, now)
                 self.players.remove(seat_id)
             except RuleError:
-                self.end()
+                self.end("too_few")
         elif seat_id in self.players:
             self.players.remove(seat_id)
         self.remove(seat_id)
@@ -291,6 +298,7 @@ class Party:
             "last_players": self.last_players,
             "names": self.names,
             "paused": self.paused,
+            "ended": self.ended,
             "address_index": self.address_index,
             "next_seat": self.next_seat,
         }
@@ -315,6 +323,7 @@ class Party:
         party.last_players = data.get("last_players", [])
         party.names = data.get("names", {s.id: s.name for s in party.seats.values()})
         party.paused = data["paused"]
+        party.ended = data.get("ended")
         party.address_index = data["address_index"]
         party.next_seat = data["next_seat"]
         return party

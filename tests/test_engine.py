@@ -507,3 +507,52 @@ def test_a_bug_outside_the_rules_is_answered_and_the_loop_goes_on(rig, monkeypat
     assert result["code"] == "internal" and result["message"]
     monkeypatch.undo()
     assert tv.send("host", {"op": "start"})["ok"]
+
+
+def test_a_tap_that_arrives_long_after_it_was_made_is_refused(rig):
+    """A Wi-Fi stall must not play a card seconds after the tap, at a moment nobody chose."""
+    tv = rig.tv()
+    a = rig.phone("a")
+    b = rig.phone("b")
+    tv.send("host", {"op": "start"})
+    rig.game.hands = {"s1": [10], "s2": [20]}
+    for p in (a, b):
+        p.act({"type": "ready", "level": 1, "ready": True})
+    tapped = rig.engine.game_now()
+    rig.clock.advance(5.0)
+    result = a.act({"type": "play", "level": 1, "card": 10, "at": tapped})
+    assert result["code"] == "too_late" and result["params"]["seconds"] == 5.0
+    assert rig.game.hands["s1"] == [10]
+    assert a.act({"type": "play", "level": 1, "card": 10, "at": rig.engine.game_now() - 0.3})["ok"]
+
+
+def test_host_buttons_name_the_game_they_were_pressed_for(rig):
+    tv = rig.tv()
+    a = rig.phone("a")
+    rig.phone("b")
+    tv.send("host", {"op": "promote", "seat": "s1"})
+    tv.send("host", {"op": "start"})
+    rig.game.lives = 1
+    rig.game.hands = {"s1": [50], "s2": [10]}
+    serial = tv.state["party"]["serial"]
+    # both screens see the game over; the phone presses "play again", the TV "back to lobby"
+    a.send("host", {"op": "restart", "serial": serial + 0}, drain=False)
+    assert tv.state["party"]["phase"] == "game"
+    rig.engine.party.game.phase = "lost"  # the game just ended
+    rig.drain()
+    result = tv.send("host", {"op": "end", "serial": serial})
+    assert result["code"] == "stale_game"
+    assert rig.engine.party.phase == "game" and rig.engine.party.game_serial == serial + 1
+
+
+def test_the_lobby_is_told_why_a_game_ended(rig):
+    tv = rig.tv()
+    rig.phone("a")
+    rig.phone("b")
+    tv.send("host", {"op": "start"})
+    tv.send("host", {"op": "end"})
+    assert tv.state["party"]["ended"] == {"serial": 1, "reason": "host"}
+    tv.send("host", {"op": "start"})
+    assert tv.state["party"]["ended"] is None
+    tv.send("host", {"op": "kick", "seat": "s2"})
+    assert tv.state["party"]["ended"] == {"serial": 2, "reason": "too_few"}

@@ -117,9 +117,12 @@ def test_engine_resumes_a_snapshot_with_the_game_clock(tmp_path):
 
 
 def test_host_ip_goes_first_and_must_be_an_address(monkeypatch):
-    monkeypatch.setattr("partyhost.cli.discover", lambda: [Candidate("10.0.0.2", "eth0", 4, True, False)])
+    monkeypatch.setattr("partyhost.cli.discover", lambda: [Candidate("10.0.0.2", "eth0", 4, True, False),
+                                                           Candidate("fd00::2", "eth0", 6, True, False)])
     first = candidates("192.168.5.5")
-    assert [c.address for c in first] == ["192.168.5.5", "10.0.0.2"]
+    assert [c.address for c in first] == ["192.168.5.5", "10.0.0.2"]  # 0.0.0.0 serves IPv4 only
+    assert [c.address for c in candidates(None, "::")] == ["10.0.0.2", "fd00::2"]
+    assert [c.address for c in candidates(None, "127.0.0.1")] == ["127.0.0.1"]
     assert candidates("fd00::1")[0].url_host == "[fd00::1]"
     with pytest.raises(SystemExit):
         candidates("my-laptop.local")

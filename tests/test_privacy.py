@@ -10,7 +10,7 @@ import pytest
 from .helpers import Rig
 
 GAME_KEYS = {"game", "phase", "level", "levels", "lives", "shuriken", "players", "pile", "discards",
-             "proposal", "last_event", "chart", "version"}
+             "proposal", "last_event", "chart", "revealed", "version"}
 SEAT_KEYS = GAME_KEYS | {"hand", "me"}
 
 
@@ -50,6 +50,10 @@ def check_views(rig: Rig, clients: dict, seen: dict) -> int:
             if view is None:
                 continue
             assert set(view) == (SEAT_KEYS if seat else GAME_KEYS), set(view)
+            # hands are turned over only once the game is lost, never during play
+            assert (view["revealed"] is not None) == (view["phase"] == "lost"), view["phase"]
+            if view["phase"] == "lost":
+                continue
             others = set().union(*(h for s, h in hands.items() if s != seat))
             for value, path in cards_in(state):
                 if path == ("game", "hand"):

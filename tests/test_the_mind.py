@@ -409,10 +409,11 @@ def test_shuriken_needs_everyone_and_discards_each_lowest():
     act(g, "c", "vote_shuriken", 7.0, proposal=1, agree=True)
     assert g.shuriken == 0 and g.lives == 3
     assert g.hands == {"a": [50], "b": [60], "c": [80]}
+    # the play clock stopped when the vote opened (t = 4.0), not when it passed
     assert g.view(None)["discards"] == [
-        {"card": 5, "seat": "a", "t": 7.0, "reason": "shuriken"},
-        {"card": 20, "seat": "b", "t": 7.0, "reason": "shuriken"},
-        {"card": 33, "seat": "c", "t": 7.0, "reason": "shuriken"},
+        {"card": 5, "seat": "a", "t": 4.0, "reason": "shuriken"},
+        {"card": 20, "seat": "b", "t": 4.0, "reason": "shuriken"},
+        {"card": 33, "seat": "c", "t": 4.0, "reason": "shuriken"},
     ]
     assert g.last_event["kind"] == "shuriken"
     assert g.last_event["discarded"] == [{"card": 5, "seat": "a"}, {"card": 20, "seat": "b"}, {"card": 33, "seat": "c"}]
@@ -474,7 +475,7 @@ def test_shuriken_that_empties_every_hand_completes_the_level():
     act(g, "b", "vote_shuriken", 3.0, proposal=1, agree=True)
     assert g.level == 2 and g.phase == "ready" and g.shuriken == 0
     assert g.last_event["kind"] == "level_complete" and g.last_event["cause"]["kind"] == "shuriken"
-    assert [(e["card"], e["reason"], e["t"]) for e in g.chart["cards"]] == [(5, "shuriken", 3.0), (20, "shuriken", 3.0)]
+    assert [(e["card"], e["reason"], e["t"]) for e in g.chart["cards"]] == [(5, "shuriken", 2.0), (20, "shuriken", 2.0)]
 
 
 def test_stop_while_a_vote_is_open_keeps_the_vote():
@@ -484,7 +485,7 @@ def test_stop_while_a_vote_is_open_keeps_the_vote():
     act(g, "b", "stop", 2.0)
     assert g.phase == "ready" and g.view(None)["proposal"]["id"] == 1
     act(g, "b", "vote_shuriken", 3.0, proposal=1, agree=True)
-    assert g.hands == {"a": [9], "b": []} and g.view(None)["discards"][0]["t"] == 2.0
+    assert g.hands == {"a": [9], "b": []} and g.view(None)["discards"][0]["t"] == 1.0
 
 
 # --- rewards and victory -------------------------------------------------------------------------
@@ -687,7 +688,7 @@ def test_view_shapes_and_privacy():
     table = g.view(None)
     assert set(table) == {
         "game", "phase", "level", "levels", "lives", "shuriken", "players", "pile", "discards",
-        "proposal", "last_event", "chart", "version",
+        "proposal", "last_event", "chart", "revealed", "version",
     }  # fmt: skip
     assert table["game"] == "the_mind" and table["proposal"] is None and table["last_event"] is None
     assert table["players"] == [{"seat": "a", "cards": 2, "ready": False}, {"seat": "b", "cards": 2, "ready": False}]
@@ -706,3 +707,32 @@ def test_view_shapes_and_privacy():
     va["hand"].append(99)
     va["players"][0]["cards"] = 0
     assert g.hands["a"] == [57, 68] and g.view(None)["players"][0]["cards"] == 2
+
+
+def test_time_spent_voting_on_a_shuriken_is_not_play_time():
+    """A declined or lapsed vote stops the table; the chart's times leave that out (found by
+    a tester: a 30 s lapsed vote showed as a 34 s gap between two plays)."""
+    g = TheMind()
+    g.setup(["a", "b"], {}, random.Random(4), now=0.0)
+    g.hands = {"a": [10, 50], "b": [20, 60]}
+    g.level = 2
+    for seat in ("a", "b"):
+        g.apply(seat, {"type": "ready", "level": 2, "ready": True}, 1.0)
+    g.apply("a", {"type": "play", "level": 2, "card": 10}, 3.0)
+    g.apply("b", {"type": "propose_shuriken", "level": 2}, 4.0)
+    g.tick(40.0)  # lapses unanswered
+    g.apply("b", {"type": "propose_shuriken", "level": 2}, 41.0)
+    g.apply("a", {"type": "vote_shuriken", "proposal": 2, "agree": False}, 45.0)
+    g.apply("b", {"type": "play", "level": 2, "card": 20}, 46.0)
+    times = [c["t"] for c in g.view(None)["pile"]]
+    # play clock: 1→4 (3 s), vote, 40→41 (1 s), vote, 45→46 (1 s)
+    assert times == [2.0, 5.0]
+
+
+def test_a_lost_game_turns_the_remaining_hands_over():
+    g = with_hands(make(), {"a": [50, 70], "b": [10, 90]}, lives=1)
+    ready_all(g, 0.0)
+    assert g.view(None)["revealed"] is None
+    act(g, "a", "play", 1.0, card=50)
+    assert g.phase == "lost"
+    assert g.view(None)["revealed"] == [{"seat": "a", "cards": [70]}, {"seat": "b", "cards": [90]}]

@@ -237,6 +237,7 @@ class TheMind(Game):
         if self.proposal is not None and now >= self.proposal["deadline"]:
             lapsed = self.proposal["id"]
             self.proposal = None
+            self._resume_clock(now)
             self._event("shuriken_lapsed", proposal=lapsed)
             self.version += 1
 
@@ -382,6 +383,7 @@ class TheMind(Game):
             "deadline": now + SHURIKEN_VOTE_SECONDS,
         }
         self.next_proposal_id += 1
+        self._stop_clock(now)  # the table stops to vote: that time is not play time
         self._event("shuriken_proposed", proposal=self.proposal["id"], by=seat)
 
     def _do_vote_shuriken(self, seat: str, action: dict, now: float) -> None:
@@ -397,6 +399,7 @@ class TheMind(Game):
             raise RuleError("stale_proposal", proposal=action["proposal"])
         if not action["agree"]:
             self.proposal = None
+            self._resume_clock(now)
             self._event("shuriken_declined", proposal=p["id"], by=seat)
             return
         if seat not in p["agreed"]:
@@ -434,9 +437,20 @@ class TheMind(Game):
             return _clock(self.elapsed + max(0.0, now - self.play_start))
         return _clock(self.elapsed)
 
+    def _stop_clock(self, now: float) -> None:
+        """Stop the play clock (a shuriken vote) without leaving phase ``"playing"``."""
+        if self.phase == "playing" and self.play_start is not None:
+            self.elapsed += max(0.0, now - self.play_start)
+            self.play_start = None
+
+    def _resume_clock(self, now: float) -> None:
+        """Restart the play clock after a vote that threw no shuriken."""
+        if self.phase == "playing" and self.play_start is None:
+            self.play_start = now
+
     def _start_playing(self, now: float) -> None:
         self.phase = "playing"
-        self.play_start = now
+        self.play_start = None if self.proposal is not None else now
         self._event("start", level=self.level, resumed=bool(self.log) or self.elapsed > 0)
 
     def _pause(self, now: float) -> None:
@@ -511,7 +525,8 @@ class TheMind(Game):
         "pile": [{"card", "seat", "t"}], "discards": [{"card", "seat", "t", "reason"}]
         (this level), "proposal": None | {"id", "by", "agreed": [seats], "deadline"},
         "last_event": None | {"n", "kind", ...}, "chart": None | {"level", "outcome", "reward",
-        "capped", "cards": [...]}, "version"}``. A seat (player or spectator) also gets
+        "capped", "cards": [...]}, "revealed": None | [{"seat", "cards"}] (only once the game
+        is lost: the hands turned over), "version"}``. A seat (player or spectator) also gets
         ``"hand"`` (its own sorted cards; ``[]`` for a spectator) and ``"me"``. No view holds
         another seat's unplayed cards.
         """
@@ -535,6 +550,11 @@ class TheMind(Game):
             "proposal": _plain_copy(self.proposal),
             "last_event": _plain_copy(self.last_event),
             "chart": _plain_copy(self.chart),
+            # A lost game shows what was still in the hands, as a table would turn them over.
+            "revealed": (
+                [{"seat": s, "cards": list(self.hands[s])} for s in self.players]
+                if self.phase == "lost" else None
+            ),
             "version": self.version,
         }
         if seat is not None:

@@ -65,6 +65,9 @@ const PH = (() => {
     });
     /* A phone that wakes from a lock screen or comes back from another app reconnects at once
        instead of waiting for the back-off timer. */
+    window.addEventListener("storage", (e) => {
+      if (e.key === "ph.token" && e.newValue && socket) { socket.disconnect(); socket.connect(); }
+    });
     const nudge = () => {
       if (!socket || socket.connected) return;
       /* Never call socket.connect() while a connection is being set up: a second CONNECT
@@ -95,10 +98,22 @@ const PH = (() => {
       socket.emit(kind, msg);
     });
   }
-  function act(action) {
-    return send("act", Object.assign({ game: last ? last.party.serial : 0 }, action));
+  /* The server's game clock now, estimated from the last state (its "now" plus the local time
+     since it arrived). Sent with each action as "at", so a tap held up by a Wi-Fi stall is
+     refused instead of played seconds later. */
+  function serverNow() {
+    return last ? last.now + (performance.now() - last.receivedAt) / 1000 : 0;
   }
-  function host(op, extra) { return send("host", Object.assign({ op }, extra || {})); }
+  function act(action) {
+    return send("act", Object.assign({ game: last ? last.party.serial : 0, at: serverNow() }, action));
+  }
+  /* Game-changing host buttons name the game they were pressed for ("serial"). */
+  const SERIAL_OPS = ["start", "restart", "end", "pause", "resume"];
+  function host(op, extra) {
+    const msg = Object.assign({ op }, extra || {});
+    if (SERIAL_OPS.includes(op) && last) msg.serial = last.party.serial;
+    return send("host", msg);
+  }
 
   function setLang(next) {
     lang = next;
@@ -116,9 +131,9 @@ const PH = (() => {
      left, from the state's "now" plus the local time since that state arrived. */
   setInterval(() => {
     if (!last) return;
-    const serverNow = last.now + (performance.now() - last.receivedAt) / 1000;
+    const now = serverNow();
     document.querySelectorAll("[data-deadline]").forEach((el) => {
-      const left = Math.max(0, Math.ceil(Number(el.dataset.deadline) - serverNow));
+      const left = Math.max(0, Math.ceil(Number(el.dataset.deadline) - now));
       el.textContent = t(el.dataset.label || "mind.vote_left", { seconds: left });
     });
   }, 250);
@@ -225,7 +240,7 @@ const PH = (() => {
   return {
     t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, refresh,
     langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },
-    get connected() { return !!(socket && socket.connected); },
+    get connected() { return !!(socket && socket.connected); }, serverNow,
     games: {},
   };
 })();

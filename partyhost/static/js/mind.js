@@ -9,7 +9,8 @@
   /* After a play the button shows the next card; a second tap of the same double-tap must not
      play it. The button stays locked this long after each play (ms). */
   const PLAY_LOCK_MS = 700;
-  let lockedUntil = 0;
+  /* kept in localStorage (wall clock), so a second tab on the same phone honours it too */
+  const lockLeft = () => Number(PH.store.get("playLockUntil") || 0) - Date.now();
 
   PH.on("result", () => { inflight = null; });
   PH.on("conn", () => { inflight = null; }); /* an answer lost with the connection must not lock the card */
@@ -149,6 +150,7 @@
     let body = "";
     if (g.phase === "won" || g.phase === "lost") {
       body = `<div class="result ${g.phase}" data-testid="result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}</div>
+        ${g.phase === "lost" && g.last_event && g.last_event.cause ? `<p class="event mistake">${esc(eventText({ last_event: g.last_event.cause }, s))}</p>` : ""}
         ${s.host ? "" : `<p class="note">${esc(t("mind.next_by_host"))}</p>`}`;
     } else if (playing) {
       const lowest = hand.length ? hand[0] : null;
@@ -159,7 +161,7 @@
           <button class="primary huge ${me.ready ? "done" : ""}" data-testid="ready" data-ready="${me.ready ? 0 : 1}">${esc(t(me.ready ? "mind.ready_done" : "mind.ready"))}</button>
           <p class="note">${esc(t("mind.ready_hint"))}<br>${esc(waitingFor(g, s))}</p>`;
       } else {
-        const wait = lockedUntil - performance.now();
+        const wait = lockLeft();
         if (wait > 0) setTimeout(PH.refresh, wait + 20);
         const blocked = inflight === lowest || g.proposal || wait > 0 || !PH.connected;
         body = lowest != null
@@ -171,7 +173,11 @@
       }
       if (!g.proposal && g.shuriken > 0) body += `<div class="row"><button data-testid="propose" data-propose="1">✦ ${esc(t("mind.propose"))}</button></div>`;
     } else {
-      body = `<div class="bigcard dim">${g.pile.length ? g.pile[g.pile.length - 1].card : "–"}</div>`;
+      /* a spectator: the table as the TV shows it, small */
+      body = `<p class="small">${esc(t("mind.pile"))}</p>
+        <div class="bigcard dim">${g.pile.length ? g.pile[g.pile.length - 1].card : "–"}</div>
+        <ul class="roster">${g.players.map((p) => `<li><span class="dot" style="background:${PH.colorOf(s, p.seat)}"></span>
+          <span class="who">${esc(PH.nameOf(s, p.seat))}</span><span>${esc(t("mind.cards_left", { count: p.cards }))}</span></li>`).join("")}</ul>`;
     }
     root.innerHTML = `<div class="mind phone">${status(g)}
       ${ev ? `<p class="event ${g.last_event.kind}" data-testid="event">${esc(ev)}</p>` : ""}
@@ -180,9 +186,9 @@
     const play = root.querySelector("[data-testid=play]");
     if (play) play.onclick = () => {
       const card = Number(play.dataset.card);
-      if (inflight === card || performance.now() < lockedUntil) return;
+      if (inflight === card || lockLeft() > 0) return;
       inflight = card;
-      lockedUntil = performance.now() + PLAY_LOCK_MS;
+      PH.store.set("playLockUntil", String(Date.now() + PLAY_LOCK_MS));
       play.disabled = true;
       PH.act({ type: "play", level: g.level, card });
     };
@@ -215,10 +221,15 @@
     const top = g.pile.length ? g.pile[g.pile.length - 1] : null;
     const showChart = g.chart && ((g.phase === "ready" && !g.pile.length && !g.discards.length) || g.phase === "won" || g.phase === "lost");
     const ev = eventText(g, s);
+    const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
+    const revealed = new Map((g.revealed || []).map((r) => [r.seat, r.cards]));
     const players = g.players.map((p) => `
-      <li class="${p.ready && g.phase === "ready" ? "ready" : ""}" data-seat="${esc(p.seat)}">
+      <li class="${p.ready && g.phase === "ready" ? "ready" : ""} ${away.has(p.seat) ? "away" : ""}" data-seat="${esc(p.seat)}">
         <span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(PH.nameOf(s, p.seat))}</span>
-        <span class="backs" data-testid="count-${esc(p.seat)}">${Array.from({ length: Math.min(p.cards, 12) }, () => "<i></i>").join("")}<b>${p.cards}</b></span>
+        ${away.has(p.seat) ? `<span class="tag away">${esc(t("mind.away"))}</span>` : ""}
+        ${revealed.has(p.seat)
+          ? `<span class="hand" title="${esc(t("mind.revealed"))}">${revealed.get(p.seat).map((c) => `<span class="chip">${c}</span>`).join("") || "–"}</span>`
+          : `<span class="backs" data-testid="count-${esc(p.seat)}">${Array.from({ length: Math.min(p.cards, 12) }, () => "<i></i>").join("")}<b>${p.cards}</b></span>`}
         ${g.phase === "ready" ? `<span class="rd">${p.ready ? "✔" : "…"}</span>` : ""}
       </li>`).join("");
     const center = showChart ? chartPanel(g, s) : `
@@ -228,8 +239,9 @@
         <ol class="pilerow">${g.pile.map((c) => `<li style="border-color:${PH.colorOf(s, c.seat)}">${c.card}</li>`).join("")}</ol>
       </div>`;
     const over = g.phase === "won" || g.phase === "lost";
+    const why = g.phase === "lost" && g.last_event && g.last_event.cause ? eventText({ last_event: g.last_event.cause }, s) : "";
     const banner = over
-      ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}</div>`
+      ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}${why ? `<small>${esc(why)}</small>` : ""}</div>`
       : g.proposal ? proposalBox(g, s, false)
       : ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : "<div></div>";
     const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("mind.ready_hint"))}</p>` : ""}

@@ -83,8 +83,9 @@
     });
     app.querySelectorAll("[data-host]").forEach((b) => {
       b.onclick = () => {
-        if (b.dataset.host === "end" && !confirm(t("host.end_confirm"))) return;
-        PH.host(b.dataset.host);
+        if (b.dataset.host === "end" && !s.party.over && !confirm(t("host.end_confirm"))) return;
+        b.disabled = true; /* until the next state redraws it */
+        PH.host(b.dataset.host).then((r) => { if (!r.ok) b.disabled = false; });
       };
     });
     app.querySelectorAll("[data-choose]").forEach((b) => { b.onclick = () => PH.host("choose", { game: b.dataset.choose }); });
@@ -100,6 +101,7 @@
       <section class="card">
         <h1 data-testid="welcome">${esc(t("lobby.welcome", { name: s.me.name }))}</h1>
         ${hostTools ? `<p class="tag host">${esc(t("host.you_are_host"))}</p>` : ""}
+        ${s.party.ended && s.party.ended.reason !== "finished" ? `<p class="event" data-testid="ended">${esc(t("lobby.ended." + s.party.ended.reason))}</p>` : ""}
         <p class="game-name">${esc(t("lobby.game"))}: <strong>${esc(t("game." + s.party.game_key))}</strong></p>
         ${hostTools ? `<div class="pick">${s.party.games.map((x) => `<button class="${x.key === s.party.game_key ? "on" : ""}" data-choose="${esc(x.key)}">${esc(t("game." + x.key))}</button>`).join("")}</div>
           <button class="primary big" data-host="start" data-testid="start" ${canStart ? "" : "disabled"}>${esc(t("lobby.start"))}</button>
@@ -121,26 +123,27 @@
   }
 
   function hostBar(s) {
-    if (!s.host) return "";
-    if (s.party.paused) return "";
-    if (s.party.over) {
-      return `<div class="hostrow"><button class="primary" data-host="restart" data-testid="again">${esc(t("host.again"))}</button>
-        <button data-host="end">${esc(t("host.lobby"))}</button></div>`;
-    }
-    return `<div class="hostrow">${s.party.paused
-      ? `<button class="primary" data-host="resume">${esc(t("host.resume"))}</button>`
-      : `<button data-host="pause">${esc(t("host.pause"))}</button>`}
-      <button data-host="end">${esc(t("host.end"))}</button></div>`;
+    if (!s.host || s.party.paused) return "";
+    const buttons = s.party.over
+      ? `<button class="primary small" data-host="restart" data-testid="again">${esc(t("host.again"))}</button>
+         <button class="small" data-host="end">${esc(t("host.lobby"))}</button>`
+      : `<button class="small" data-host="pause" data-testid="pause">${esc(t("host.pause"))}</button>
+         <button class="small" data-host="end" data-testid="end">${esc(t("host.end"))}</button>`;
+    return `<div class="hostrow top"><span class="tag host">${esc(t("roster.host"))}</span>${buttons}
+      <details><summary>${esc(t("lobby.players"))}</summary>${rosterHtml(s, true)}</details></div>`;
   }
 
   function renderGame(s) {
     const game = PH.games[s.game.game];
-    if (screen !== "game") setScreen("game", `<div class="banner-slot"></div><div id="game-root"></div><div class="pause-slot"></div><div class="host-slot"></div>`);
+    if (screen !== "game") setScreen("game", `<div class="host-slot"></div><div class="banner-slot"></div><div id="game-root"></div><div class="pause-slot"></div>`);
     const spectating = !s.me.playing;
     app.querySelector(".banner-slot").innerHTML = spectating
       ? `<p class="spectator" data-testid="spectator">${esc(t("spectator.banner"))}</p>` : "";
     app.querySelector(".pause-slot").innerHTML = s.party.paused ? pausedHtml(s) : "";
-    app.querySelector(".host-slot").innerHTML = hostBar(s);
+    const hostSlot = app.querySelector(".host-slot");
+    const open = !!hostSlot.querySelector("details[open]");
+    hostSlot.innerHTML = hostBar(s);
+    if (open && hostSlot.querySelector("details")) hostSlot.querySelector("details").open = true;
     wireHostTools(s);
     if (game) game.phone(app.querySelector("#game-root"), s);
   }

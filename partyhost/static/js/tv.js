@@ -69,18 +69,24 @@
   }
 
   function renderLobby(s) {
-    screen = "lobby";
-    app.dataset.screen = "lobby";
-    app.innerHTML = `<div class="lobby">
-      <section class="join-panel">${qrBlock(s, false)}${addressPicker(s)}
-        <p class="roomcode">${esc(t("app.room"))} <strong data-testid="room-code">${esc(s.party.room)}</strong></p></section>
-      <section class="side">
+    if (screen !== "lobby") {
+      screen = "lobby";
+      app.dataset.screen = "lobby";
+      app.innerHTML = `<div class="lobby"><section class="join-panel"></section><section class="side"></section></div>`;
+    }
+    const panel = app.querySelector(".join-panel");
+    const panelHtml = `${qrBlock(s, false)}${addressPicker(s)}
+        <p class="roomcode">${esc(t("app.room"))} <strong data-testid="room-code">${esc(s.party.room)}</strong></p>`;
+    if (panel.dataset.html !== panelHtml) { panel.dataset.html = panelHtml; panel.innerHTML = panelHtml; wireIn(panel, s); }
+    const many = s.party.roster.length > 4;
+    const side = app.querySelector(".side");
+    side.innerHTML = `
+        ${s.party.ended && s.party.ended.reason !== "finished" ? `<p class="event" data-testid="ended">${esc(t("lobby.ended." + s.party.ended.reason))}</p>` : ""}
         <h2>${esc(t("lobby.game"))}</h2>
         ${gamePicker(s)}
         <h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
-        ${rosterHtml(s)}
-      </section></div>`;
-    wire(s);
+        <div class="${many ? "two-col" : ""}">${rosterHtml(s)}</div>`;
+    wireIn(side, s);
   }
 
   function hostBar(s) {
@@ -112,7 +118,8 @@
       ? `<div class="paused" data-testid="paused"><h2>${esc(t("paused.title"))}</h2>
           <p>${esc(t(s.host ? "paused.host" : "paused.body"))}</p>
           ${s.host ? `<div class="row"><button class="primary big" data-host="resume" data-testid="resume">${esc(t("host.resume"))}</button>
-            <button data-host="end" data-testid="end">${esc(t("host.end"))}</button></div>` : ""}</div>` : "";
+            <button data-host="end" data-testid="end">${esc(t("host.end"))}</button></div>
+          <div class="pause-roster">${rosterHtml(s)}</div>` : ""}</div>` : "";
     wireIn(pause, s);
     wireIn(app.querySelector(".corner-roster"), s);
     const game = PH.games[s.game.game];
@@ -123,7 +130,8 @@
     root.querySelectorAll("[data-host]").forEach((b) => {
       b.onclick = () => {
         if (b.dataset.host === "end" && !s.party.over && !confirm(t("host.end_confirm"))) return;
-        PH.host(b.dataset.host);
+        b.disabled = true; /* a double click must not send twice; the next state redraws it */
+        PH.host(b.dataset.host).then((r) => { if (!r.ok) b.disabled = false; });
       };
     });
     root.querySelectorAll("[data-kick]").forEach((b) => {
@@ -136,7 +144,6 @@
     const sel = root.querySelector("select[data-testid=address]");
     if (sel) sel.onchange = () => PH.host("address", { index: Number(sel.value) });
   }
-  function wire(s) { wireIn(app, s); }
 
   function render() {
     const s = PH.last;
