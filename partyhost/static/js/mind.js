@@ -92,7 +92,7 @@
       const hollow = c.kind !== "play";
       /* cards discarded at the moment of a play share its time: fan them out to the right */
       const k = hollow ? (sameTime[c.t] = (sameTime[c.t] || 0) + 1) : 0;
-      const cx = (x(c.t) + k * 30).toFixed(1), cy = y(c.card).toFixed(1);
+      const cx = Math.min(W - R - 14, x(c.t) + k * 30).toFixed(1), cy = y(c.card).toFixed(1);
       const title = hollow ? t("mind.chart_" + (c.reason || "mistake")) : PH.nameOf(s, c.seat);
       return `<g class="pt"><title>${esc(title)}</title><circle cx="${cx}" cy="${cy}" r="13" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="4" ${hollow ? 'stroke-dasharray="5 4"' : ""}/>
         <text x="${cx}" y="${(cy - 20).toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
