@@ -475,3 +475,37 @@ def test_tv_qr_code_scans_to_the_join_url(server, browser):
     assert printed.startswith("http://") and printed.endswith("/")
     assert not problems, problems
     close_all(tv)
+
+
+# --- 7: pause and resume by tapping, on the TV and on a promoted host phone -----------------------
+
+def test_pause_and_resume_by_tapping_on_tv_and_host_phone(server, browser, pw):
+    """A tester found the pause screen covering the only Resume button: clicks must reach it."""
+    srv = server(mode="eventlet", seed=8)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    a = Phone(browser, pw, srv.lan_url, "あき", problems)
+    b = Phone(browser, pw, srv.lan_url, "Bo", problems)
+    for ph in (a, b):
+        ph.join()
+    tv.locator("[data-promote=s1]").click()
+    expect(a.page.get_by_test_id("start")).to_be_enabled()
+    a.page.get_by_test_id("start").tap()
+    expect(a.page.get_by_test_id("ready")).to_be_visible()
+
+    tv.get_by_test_id("pause").click()  # a real click, at the button's place on screen
+    for page in (tv, a.page, b.page):
+        expect(page.get_by_test_id("paused")).to_be_visible()
+    expect(b.page.get_by_test_id("paused").get_by_test_id("resume")).to_have_count(0)  # not a host
+    tv.get_by_test_id("paused").get_by_test_id("resume").click()
+    for page in (tv, a.page, b.page):
+        expect(page.get_by_test_id("paused")).to_have_count(0)
+
+    a.page.get_by_test_id("pause").tap()
+    expect(tv.get_by_test_id("paused")).to_be_visible()
+    a.page.get_by_test_id("paused").get_by_test_id("resume").tap()
+    expect(tv.get_by_test_id("paused")).to_have_count(0)
+    b.page.locator('[data-testid=ready][data-ready="1"]').tap()  # the game goes on
+    expect(b.page.locator('[data-testid=ready][data-ready="0"]')).to_be_visible()
+    assert not problems, problems
+    close_all(tv, a.page, b.page)

@@ -221,6 +221,15 @@ const PH = (() => {
     return COLORS[((isNaN(n) ? 1 : n) - 1) % COLORS.length];
   }
 
+  /* The pause screen covers the game; a host's Resume/End buttons (and ``extra``, e.g. the
+     roster) sit on it, so the host can always go on. */
+  function pausedHtml(s, extra) {
+    return `<div class="paused" data-testid="paused"><h2>${esc(t("paused.title"))}</h2>
+      <p>${esc(t(s.host ? "paused.host" : "paused.body"))}</p>
+      ${s.host ? `<div class="row"><button class="primary big" data-host="resume" data-testid="resume">${esc(t("host.resume"))}</button>
+        <button data-host="end" data-testid="end">${esc(t("host.end"))}</button></div>${extra || ""}` : ""}</div>`;
+  }
+
   function langButton() {
     document.querySelectorAll(".lang-switch").forEach((b) => {
       b.textContent = lang === "ja" ? "English" : "日本語";
@@ -238,7 +247,7 @@ const PH = (() => {
   on("conn", connBadge);
 
   return {
-    t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, refresh,
+    t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, refresh, pausedHtml,
     langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },
     get connected() { return !!(socket && socket.connected); }, serverNow,
     games: {},

@@ -114,14 +114,6 @@
     wireHostTools(s);
   }
 
-  /* The pause screen covers the game; the host's own controls sit on it, so a host can resume. */
-  function pausedHtml(s) {
-    return `<div class="paused" data-testid="paused"><h2>${esc(t("paused.title"))}</h2>
-      <p>${esc(t(s.host ? "paused.host" : "paused.body"))}</p>
-      ${s.host ? `<div class="row"><button class="primary big" data-host="resume" data-testid="resume">${esc(t("host.resume"))}</button>
-        <button data-host="end" data-testid="end">${esc(t("host.end"))}</button></div>` : ""}</div>`;
-  }
-
   function hostBar(s) {
     if (!s.host || s.party.paused) return "";
     const buttons = s.party.over
@@ -139,7 +131,7 @@
     const spectating = !s.me.playing;
     app.querySelector(".banner-slot").innerHTML = spectating
       ? `<p class="spectator" data-testid="spectator">${esc(t("spectator.banner"))}</p>` : "";
-    app.querySelector(".pause-slot").innerHTML = s.party.paused ? pausedHtml(s) : "";
+    app.querySelector(".pause-slot").innerHTML = s.party.paused ? PH.pausedHtml(s, "") : "";
     const hostSlot = app.querySelector(".host-slot");
     const open = !!hostSlot.querySelector("details[open]");
     hostSlot.innerHTML = hostBar(s);

@@ -114,12 +114,7 @@
     if (corner.dataset.url !== url) { corner.dataset.url = url; corner.innerHTML = qrBlock(s, true); }
     app.querySelector(".corner-roster").innerHTML = s.host ? rosterHtml(s) : "";
     const pause = app.querySelector(".pause-slot");
-    pause.innerHTML = s.party.paused
-      ? `<div class="paused" data-testid="paused"><h2>${esc(t("paused.title"))}</h2>
-          <p>${esc(t(s.host ? "paused.host" : "paused.body"))}</p>
-          ${s.host ? `<div class="row"><button class="primary big" data-host="resume" data-testid="resume">${esc(t("host.resume"))}</button>
-            <button data-host="end" data-testid="end">${esc(t("host.end"))}</button></div>
-          <div class="pause-roster">${rosterHtml(s)}</div>` : ""}</div>` : "";
+    pause.innerHTML = s.party.paused ? PH.pausedHtml(s, `<div class="pause-roster">${rosterHtml(s)}</div>`) : "";
     wireIn(pause, s);
     wireIn(app.querySelector(".corner-roster"), s);
     const game = PH.games[s.game.game];
