@@ -52,7 +52,7 @@ const PH = (() => {
     });
     socket.on("kicked", () => { store.set("token", null); fire("kicked", {}); });
     socket.on("state", (s) => {
-      s.receivedAt = performance.now();
+      s.receivedAt = Date.now(); /* wall clock: it keeps running while a phone sleeps */
       last = s;
       fire("state", s);
     });
@@ -102,7 +102,7 @@ const PH = (() => {
      since it arrived). Sent with each action as "at", so a tap held up by a Wi-Fi stall is
      refused instead of played seconds later. */
   function serverNow() {
-    return last ? last.now + (performance.now() - last.receivedAt) / 1000 : 0;
+    return last ? last.now + (Date.now() - last.receivedAt) / 1000 : 0;
   }
   function act(action) {
     return send("act", Object.assign({ game: last ? last.party.serial : 0, at: serverNow() }, action));
