@@ -87,15 +87,22 @@
     const step = maxT > 60 ? 10 : maxT > 20 ? 5 : maxT > 8 ? 2 : 1;
     for (let v = 0; v <= maxT; v += step) ticks.push(`<line x1="${x(v)}" y1="${H - B}" x2="${x(v)}" y2="${H - B + 5}" stroke="#778"/><text x="${x(v)}" y="${H - 12}" class="ax">${v}${esc(t("mind.chart_time"))}</text>`);
     const sameTime = {};
+    /* Labels go above their dot, else below, else to the right: the first free place, so
+       cards played a moment apart stay readable. */
+    const placed = [];
+    const free = (lx, ly) => placed.every(([px, py]) => Math.abs(px - lx) > 34 || Math.abs(py - ly) > 24);
     const dots = cards.map((c) => {
       const col = PH.colorOf(s, c.seat);
       const hollow = c.kind !== "play";
       /* cards discarded at the moment of a play share its time: fan them out to the right */
       const k = hollow ? (sameTime[c.t] = (sameTime[c.t] || 0) + 1) : 0;
-      const cx = Math.min(W - R - 14, x(c.t) + k * 30).toFixed(1), cy = y(c.card).toFixed(1);
+      const cx = Math.min(W - R - 14, x(c.t) + k * 30), cy = y(c.card);
+      const spots = [[cx, cy - 20], [cx, cy + 38], [cx + 34, cy + 9], [cx - 34, cy + 9]];
+      const [lx, ly] = spots.find(([a, b]) => free(a, b)) || spots[0];
+      placed.push([lx, ly], [cx, cy + 9]);
       const title = hollow ? t("mind.chart_" + (c.reason || "mistake")) : PH.nameOf(s, c.seat);
-      return `<g class="pt"><title>${esc(title)}</title><circle cx="${cx}" cy="${cy}" r="13" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="4" ${hollow ? 'stroke-dasharray="5 4"' : ""}/>
-        <text x="${cx}" y="${(cy - 20).toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
+      return `<g class="pt"><title>${esc(title)}</title><circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="13" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="4" ${hollow ? 'stroke-dasharray="5 4"' : ""}/>
+        <text x="${lx.toFixed(1)}" y="${ly.toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
     }).join("");
     return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" data-testid="chart">
       <line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#778"/>
