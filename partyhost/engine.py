@@ -174,6 +174,8 @@ class Engine:
             self._paused_total = self.clock() - float(snapshot.get("game_now") or 0.0)
             if self.party.paused:
                 self._paused_at = self.clock()
+            if self.party.running:
+                self.party.game.interrupted(self.game_now())
 
     # ----- transport side (any thread) -------------------------------------------------------
     def submit(self, sid: str, kind: str, payload: Any = None, meta: dict | None = None) -> float:

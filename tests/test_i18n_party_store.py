@@ -141,3 +141,26 @@ def test_store_keeps_the_host_key_across_restarts(tmp_path):
     store = Store(str(tmp_path))
     store.clear()
     assert store.host_key() == first  # --fresh forgets the party, not the TV's key
+
+
+def test_a_restored_game_in_play_waits_for_everyone_to_ready_again():
+    """After a host restart the first phone back must not play before the others return."""
+    from partyhost.engine import Engine
+
+    first = Engine(lambda *a: None, seed=2)
+    tokens = iter(["ta", "tb"])
+    for name in ("a", "b"):
+        first.party.join(name, "ja", lambda: next(tokens))
+    for seat in first.party.seats.values():
+        seat.connections = 1
+    first.party.start(first.rng, 0.0)
+    game = first.party.game
+    for seat in ("s1", "s2"):
+        game.apply(seat, {"type": "ready", "level": 1, "ready": True}, 1.0)
+    assert game.phase == "playing"
+    snap = {"party": first.party.to_dict(), "game_now": 5.0}
+    again = Engine(lambda *a: None, seed=2, snapshot=snap)
+    restored = again.party.game
+    assert restored.phase == "ready" and restored.ready == {"s1": False, "s2": False}
+    assert restored.last_event["kind"] == "stop" and restored.last_event["by"] is None
+    assert restored.hands == game.hands

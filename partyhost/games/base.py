@@ -80,6 +80,10 @@ class Game:
         ``RuleError("cannot_continue")`` and the engine ends the game instead."""
         raise RuleError("cannot_continue")
 
+    def interrupted(self, now: float) -> None:
+        """The host restarted and this game was restored from a snapshot; players reconnect one
+        by one. Games where that matters (real-time play) stop play here. Default: nothing."""
+
     @property
     def over(self) -> bool:
         """True once the game has ended (won, lost or finished); further actions are refused."""

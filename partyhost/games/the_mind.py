@@ -282,6 +282,14 @@ class TheMind(Game):
             self._event(**cause)
         self.version += 1
 
+    def interrupted(self, now: float) -> None:
+        """After a host restart, play stops and everyone readies again (as after a "stop"), so
+        the first phone to reconnect cannot play before the others are back."""
+        if self.phase == "playing":
+            self._pause(now)
+            self._event("stop", by=None)
+            self.version += 1
+
     # --- actions -----------------------------------------------------------------------------
 
     def _check_level(self, action: dict) -> None:

@@ -215,7 +215,8 @@ const PH = (() => {
     return (view && view.party.names && view.party.names[seat]) || "?";
   }
   /* A seat keeps its colour for the whole party, whoever leaves. */
-  const COLORS = ["#f2b134", "#4fc3f7", "#ef6f6c", "#8bd17c", "#c792ea", "#ffd166", "#06d6a0", "#ff9f1c", "#a0c4ff"];
+  /* nine clearly different hues (a late joiner must not look like seat 1) */
+  const COLORS = ["#f2b134", "#4fc3f7", "#ef6f6c", "#8bd17c", "#c792ea", "#ff7ab6", "#2ec4b6", "#d7dbe8", "#b08968"];
   function colorOf(view, seat) {
     const n = parseInt(String(seat || "").replace(/\D/g, ""), 10);
     return COLORS[((isNaN(n) ? 1 : n) - 1) % COLORS.length];

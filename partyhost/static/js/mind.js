@@ -36,7 +36,7 @@
       case "start": return t("mind.event.start");
       case "mistake":
         return t("mind.event.mistake", { card: e.card }) + (e.discarded && e.discarded.length ? " — " + t("mind.event.mistake_detail", { cards: cards(e.discarded) }) : "");
-      case "stop": return t("mind.event.stop", { name: name(e.by) });
+      case "stop": return e.by ? t("mind.event.stop", { name: name(e.by) }) : t("mind.event.stop_restart");
       case "shuriken": return t("mind.event.shuriken") + (e.discarded && e.discarded.length ? " — " + cards(e.discarded) : "");
       case "shuriken_proposed": return t("mind.proposal", { name: name(e.by) });
       case "shuriken_declined": return t("mind.event.shuriken_declined");
@@ -86,7 +86,6 @@
     const ticks = [];
     const step = maxT > 60 ? 10 : maxT > 20 ? 5 : maxT > 8 ? 2 : 1;
     for (let v = 0; v <= maxT; v += step) ticks.push(`<line x1="${x(v)}" y1="${H - B}" x2="${x(v)}" y2="${H - B + 5}" stroke="#778"/><text x="${x(v)}" y="${H - 12}" class="ax">${v}${esc(t("mind.chart_time"))}</text>`);
-    const sameTime = {};
     /* Labels go above their dot, else below, else to the right: the first free place, so
        cards played a moment apart stay readable. */
     const placed = [];
@@ -94,9 +93,9 @@
     const dots = cards.map((c) => {
       const col = PH.colorOf(s, c.seat);
       const hollow = c.kind !== "play";
-      /* cards discarded at the moment of a play share its time: fan them out to the right */
-      const k = hollow ? (sameTime[c.t] = (sameTime[c.t] || 0) + 1) : 0;
-      const cx = Math.min(W - R - 14, x(c.t) + k * 30), cy = y(c.card);
+      /* every card at its own time: discards share the time of the play or shuriken that
+         caused them, and their different values keep them apart vertically */
+      const cx = x(c.t), cy = y(c.card);
       const spots = [[cx, cy - 20], [cx, cy + 38], [cx + 34, cy + 9], [cx - 34, cy + 9]];
       const [lx, ly] = spots.find(([a, b]) => free(a, b)) || spots[0];
       placed.push([lx, ly], [cx, cy + 9]);
