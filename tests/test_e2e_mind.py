@@ -242,7 +242,7 @@ def test_full_game_three_phones(server, browser, pw, tmp_path):
                 expect(tv.get_by_test_id("pile-top")).not_to_have_text("")
                 shot(tv, "tv-game.png")
                 holder = max(phones, key=lambda p: len(p.hand))
-                expect(holder.page.get_by_test_id("play")).to_be_visible()
+                expect(holder.page.get_by_test_id("play")).to_be_enabled()  # past the double-tap lock
                 shot(holder.page, "phone-hand.png")
             if level == 5:
                 # A deliberate mistake: the phone with the second-lowest "lowest card" plays.
