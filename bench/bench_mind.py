@@ -831,7 +831,7 @@ def report(results: list[dict], info: dict) -> str:
         parts = [f"{lbl} {r[k]['VmRSS']:.1f}" for lbl, k in mems if r.get(k, {}).get("VmRSS")]
         peak = r.get("mem_peak") or r.get("mem_end") or {}
         if parts:
-            w(f"server RSS MB: " + ", ".join(parts) + f"; peak (VmHWM) {peak.get('VmHWM', float('nan')):.1f}")
+            w("server RSS MB: " + ", ".join(parts) + f"; peak (VmHWM) {peak.get('VmHWM', float('nan')):.1f}")
         if r.get("state_bytes"):
             w(f"state payload: phone {r['state_bytes']['phone']} B, TV {r['state_bytes']['tv']} B (compact JSON)")
         w(f"disconnect of all clients: {r.get('disconnect_s', 0):.2f} s")

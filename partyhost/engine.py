@@ -111,7 +111,6 @@ class Connection:
     lang: str = "ja"
     seat: str | None = None
     host_screen: bool = False
-    recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_IDS))
 
 
 def room_code(rng: random.Random) -> str:
@@ -168,7 +167,6 @@ class Engine:
         self._paused_at: float | None = None
         self._dirty = True
         self._stopped = False
-        self.processed = 0
         if snapshot:
             self.party = Party.from_dict(snapshot["party"], self.rng)
             self._paused_total = self.clock() - float(snapshot.get("game_now") or 0.0)
@@ -273,7 +271,6 @@ class Engine:
 
     # ----- messages -----------------------------------------------------------------------------
     def _process(self, message: Message) -> None:
-        self.processed += 1
         conn = self.connections.get(message.sid)
         log.debug("message %s from %s (%s)", message.kind, message.sid, "known" if conn else "unknown")
         payload = message.payload
