@@ -231,6 +231,26 @@ const PH = (() => {
         <button data-host="end" data-testid="end">${esc(t("host.end"))}</button></div>${extra || ""}` : ""}</div>`;
   }
 
+  /* Host controls in any part of a page (TV or host phone): data-host buttons (disabled once
+     pressed, so a double press sends once), kick, promote, game choice, the QR address. */
+  function wireHost(root, s) {
+    root.querySelectorAll("[data-host]").forEach((b) => {
+      b.onclick = () => {
+        if (b.dataset.host === "end" && !s.party.over && !confirm(t("host.end_confirm"))) return;
+        b.disabled = true; /* a double click must not send twice; the next state redraws it */
+        PH.host(b.dataset.host).then((r) => { if (!r.ok) b.disabled = false; });
+      };
+    });
+    root.querySelectorAll("[data-kick]").forEach((b) => {
+      b.onclick = () => {
+        if (confirm(t("roster.kick_confirm", { name: PH.nameOf(s, b.dataset.kick) }))) PH.host("kick", { seat: b.dataset.kick });
+      };
+    });
+    root.querySelectorAll("[data-promote]").forEach((b) => { b.onclick = () => PH.host("promote", { seat: b.dataset.promote }); });
+    root.querySelectorAll("[data-choose]").forEach((b) => { b.onclick = () => PH.host("choose", { game: b.dataset.choose }); });
+    const sel = root.querySelector("select[data-testid=address]");
+    if (sel) sel.onchange = () => PH.host("address", { index: Number(sel.value) });
+  }
   function langButton() {
     document.querySelectorAll(".lang-switch").forEach((b) => {
       b.textContent = lang === "ja" ? "English" : "日本語";
@@ -248,7 +268,7 @@ const PH = (() => {
   on("conn", connBadge);
 
   return {
-    t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, refresh, pausedHtml,
+    t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, refresh, pausedHtml, wireHost,
     langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },
     get connected() { return !!(socket && socket.connected); }, serverNow,
     games: {},

@@ -74,22 +74,7 @@
       </li>`).join("")}</ul>`;
   }
 
-  function wireHostTools(s) {
-    app.querySelectorAll("[data-kick]").forEach((b) => {
-      b.onclick = () => {
-        const name = PH.nameOf(s, b.dataset.kick);
-        if (confirm(t("roster.kick_confirm", { name }))) PH.host("kick", { seat: b.dataset.kick });
-      };
-    });
-    app.querySelectorAll("[data-host]").forEach((b) => {
-      b.onclick = () => {
-        if (b.dataset.host === "end" && !s.party.over && !confirm(t("host.end_confirm"))) return;
-        b.disabled = true; /* until the next state redraws it */
-        PH.host(b.dataset.host).then((r) => { if (!r.ok) b.disabled = false; });
-      };
-    });
-    app.querySelectorAll("[data-choose]").forEach((b) => { b.onclick = () => PH.host("choose", { game: b.dataset.choose }); });
-  }
+
 
   function renderLobby(s) {
     const g = s.party.games.find((x) => x.key === s.party.game_key);
@@ -111,7 +96,7 @@
         <h2>${esc(t("lobby.players"))} (${count})</h2>
         ${rosterHtml(s, hostTools)}
       </section>`);
-    wireHostTools(s);
+    PH.wireHost(app, s);
   }
 
   function hostBar(s) {
@@ -136,7 +121,7 @@
     const open = !!hostSlot.querySelector("details[open]");
     hostSlot.innerHTML = hostBar(s);
     if (open && hostSlot.querySelector("details")) hostSlot.querySelector("details").open = true;
-    wireHostTools(s);
+    PH.wireHost(app, s);
     if (game) game.phone(app.querySelector("#game-root"), s);
   }
 

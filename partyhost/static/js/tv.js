@@ -77,7 +77,7 @@
     const panel = app.querySelector(".join-panel");
     const panelHtml = `${qrBlock(s, false)}${addressPicker(s)}
         <p class="roomcode">${esc(t("app.room"))} <strong data-testid="room-code">${esc(s.party.room)}</strong></p>`;
-    if (panel.dataset.html !== panelHtml) { panel.dataset.html = panelHtml; panel.innerHTML = panelHtml; wireIn(panel, s); }
+    if (panel.dataset.html !== panelHtml) { panel.dataset.html = panelHtml; panel.innerHTML = panelHtml; PH.wireHost(panel, s); }
     const many = s.party.roster.length > 4;
     const side = app.querySelector(".side");
     side.innerHTML = `
@@ -86,7 +86,7 @@
         ${gamePicker(s)}
         <h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
         <div class="${many ? "two-col" : ""}">${rosterHtml(s)}</div>`;
-    wireIn(side, s);
+    PH.wireHost(side, s);
   }
 
   function hostBar(s) {
@@ -98,7 +98,7 @@
       : `${s.party.paused ? `<button class="primary" data-host="resume" data-testid="resume">${esc(t("host.resume"))}</button>`
                           : `<button data-host="pause" data-testid="pause">${esc(t("host.pause"))}</button>`}
          <button data-host="end" data-testid="end">${esc(t("host.end"))}</button>`;
-    wireIn(bar, s);
+    PH.wireHost(bar, s);
   }
 
   function renderGame(s) {
@@ -115,30 +115,13 @@
     app.querySelector(".corner-roster").innerHTML = s.host ? rosterHtml(s) : "";
     const pause = app.querySelector(".pause-slot");
     pause.innerHTML = s.party.paused ? PH.pausedHtml(s, `<div class="pause-roster">${rosterHtml(s)}</div>`) : "";
-    wireIn(pause, s);
-    wireIn(app.querySelector(".corner-roster"), s);
+    PH.wireHost(pause, s);
+    PH.wireHost(app.querySelector(".corner-roster"), s);
     const game = PH.games[s.game.game];
     if (game) game.tv(app.querySelector("#game-root"), s);
   }
 
-  function wireIn(root, s) {
-    root.querySelectorAll("[data-host]").forEach((b) => {
-      b.onclick = () => {
-        if (b.dataset.host === "end" && !s.party.over && !confirm(t("host.end_confirm"))) return;
-        b.disabled = true; /* a double click must not send twice; the next state redraws it */
-        PH.host(b.dataset.host).then((r) => { if (!r.ok) b.disabled = false; });
-      };
-    });
-    root.querySelectorAll("[data-kick]").forEach((b) => {
-      b.onclick = () => {
-        if (confirm(t("roster.kick_confirm", { name: PH.nameOf(s, b.dataset.kick) }))) PH.host("kick", { seat: b.dataset.kick });
-      };
-    });
-    root.querySelectorAll("[data-promote]").forEach((b) => { b.onclick = () => PH.host("promote", { seat: b.dataset.promote }); });
-    root.querySelectorAll("[data-choose]").forEach((b) => { b.onclick = () => PH.host("choose", { game: b.dataset.choose }); });
-    const sel = root.querySelector("select[data-testid=address]");
-    if (sel) sel.onchange = () => PH.host("address", { index: Number(sel.value) });
-  }
+
 
   function render() {
     const s = PH.last;
