@@ -58,6 +58,20 @@ class Rig:
         assert result["ok"], result
         return tv
 
+    def playing(self, hands: dict, **fields):
+        """A TV and two phones ("a" = s1, "b" = s2) in The Mind's level 1, with these hands and
+        any other game fields set (``lives=1``…), both ready: play is on. Returns (tv, a, b)."""
+        tv = self.tv()
+        a = self.phone("a")
+        b = self.phone("b")
+        assert tv.send("host", {"op": "start"})["ok"]
+        self.game.hands = hands
+        for name, value in fields.items():
+            setattr(self.game, name, value)
+        for p in (a, b):
+            assert p.act({"type": "ready", "level": 1, "ready": True})["ok"]
+        return tv, a, b
+
     @property
     def game(self):
         return self.engine.party.game

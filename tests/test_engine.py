@@ -86,14 +86,7 @@ def test_unknown_token_is_told_and_can_join(rig):
 
 
 def test_a_token_acts_only_for_its_own_seat(rig):
-    tv = rig.tv()
-    a = rig.phone("a")
-    b = rig.phone("b")
-    tv.send("host", {"op": "start"})
-    game = rig.game
-    game.hands = {"s1": [10], "s2": [20]}
-    for p in (a, b):
-        p.act({"type": "ready", "level": 1, "ready": True})
+    tv, a, b = rig.playing({"s1": [10], "s2": [20]})
     # b tries to play a's card: it is not in b's hand, nothing moves
     before = snapshot(rig)
     result = b.act({"type": "play", "level": 1, "card": 10})
@@ -151,13 +144,7 @@ def test_unknown_action_type_and_wrong_fields(rig):
 
 
 def test_doubled_message_is_refused_once_applied(rig):
-    tv = rig.tv()
-    a = rig.phone("a")
-    b = rig.phone("b")
-    tv.send("host", {"op": "start"})
-    rig.game.hands = {"s1": [10, 30], "s2": [20, 40]}
-    for p in (a, b):
-        p.act({"type": "ready", "level": 1, "ready": True})
+    tv, a, b = rig.playing({"s1": [10, 30], "s2": [20, 40]})
     msg = {"id": "same-tap", "game": a.state["party"]["serial"], "type": "play", "level": 1, "card": 10}
     a.emit("act", msg)
     a.emit("act", msg)
@@ -182,13 +169,7 @@ def test_stale_game_serial_refused(rig):
 
 
 def test_exception_inside_a_game_is_answered_and_state_restored(rig, monkeypatch):
-    tv = rig.tv()
-    a = rig.phone("a")
-    b = rig.phone("b")
-    tv.send("host", {"op": "start"})
-    rig.game.hands = {"s1": [10], "s2": [20]}
-    for p in (a, b):
-        p.act({"type": "ready", "level": 1, "ready": True})
+    tv, a, b = rig.playing({"s1": [10], "s2": [20]})
     before = rig.game.to_dict()
 
     def broken(self, seat, action, now):
@@ -403,15 +384,7 @@ def test_kick_that_leaves_too_few_players_ends_the_game(rig):
 
 
 def test_play_again_after_the_game_ends(rig):
-    tv = rig.tv()
-    a = rig.phone("a")
-    b = rig.phone("b")
-    tv.send("host", {"op": "start"})
-    game = rig.game
-    game.lives = 1
-    game.hands = {"s1": [50], "s2": [10]}
-    for p in (a, b):
-        p.act({"type": "ready", "level": 1, "ready": True})
+    tv, a, b = rig.playing({"s1": [50], "s2": [10]}, lives=1)
     assert a.act({"type": "play", "level": 1, "card": 50})["ok"]
     assert tv.state["game"]["phase"] == "lost"
     assert tv.state["party"]["over"] is True
@@ -511,13 +484,7 @@ def test_a_bug_outside_the_rules_is_answered_and_the_loop_goes_on(rig, monkeypat
 
 def test_a_tap_that_arrives_long_after_it_was_made_is_refused(rig):
     """A Wi-Fi stall must not play a card seconds after the tap, at a moment nobody chose."""
-    tv = rig.tv()
-    a = rig.phone("a")
-    b = rig.phone("b")
-    tv.send("host", {"op": "start"})
-    rig.game.hands = {"s1": [10], "s2": [20]}
-    for p in (a, b):
-        p.act({"type": "ready", "level": 1, "ready": True})
+    tv, a, b = rig.playing({"s1": [10], "s2": [20]})
     tapped = rig.engine.game_now()
     rig.clock.advance(5.0)
     result = a.act({"type": "play", "level": 1, "card": 10, "at": tapped})
