@@ -1,4 +1,8 @@
-"""UI text: one catalogue per language (``partyhost/i18n/<lang>.json``), Japanese first.
+"""UI text: one catalogue per language, Japanese first.
+
+A language's catalogue is ``partyhost/i18n/<lang>.json`` (the host, lobby and shared refusals)
+merged with every ``partyhost/i18n/<game>.<lang>.json`` (one file per game, so each game keeps its
+own words). A key defined twice is a bug and raises at load.
 
 The same catalogue serves the pages (embedded as JSON) and the server's refusals
 (``err.<code>``), so a phone reads every word in the language it chose.
@@ -30,11 +34,19 @@ def catalogue(lang: str) -> dict[str, str]:
 
     Raises:
         KeyError: ``lang`` is not in :data:`LANGS`.
+        ValueError: two files of ``lang`` define the same key.
     """
     if lang not in LANGS:
         raise KeyError(lang)
-    text = resources.files("partyhost").joinpath("i18n", f"{lang}.json").read_text("utf-8")
-    return json.loads(text)
+    folder = resources.files("partyhost").joinpath("i18n")
+    merged: dict[str, str] = json.loads(folder.joinpath(f"{lang}.json").read_text("utf-8"))
+    extra = sorted(p for p in folder.iterdir() if p.name.endswith(f".{lang}.json"))
+    for part in extra:
+        for key, value in json.loads(part.read_text("utf-8")).items():
+            if key in merged:
+                raise ValueError(f"i18n key {key!r} defined twice ({part.name})")
+            merged[key] = value
+    return merged
 
 
 def message(lang: str, key: str, **params: object) -> str:

@@ -21,6 +21,7 @@ from flask import Flask, Response, abort, render_template, request, send_from_di
 from flask_socketio import SocketIO
 
 from . import i18n, qr
+from .games import registry
 from .engine import Engine
 from .netaddr import Candidate
 
@@ -88,6 +89,7 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
             template,
             role=role,
             lang=lang,
+            assets=registry.assets(),
             catalogues=json.dumps({code: i18n.catalogue(code) for code in i18n.LANGS},
                                   ensure_ascii=False),
         )

@@ -48,6 +48,10 @@ class Game:
         MIN_PLAYERS / MAX_PLAYERS: seat count bounds, inclusive.
         OPTIONS: JSON Schema of the lobby options object (with defaults), ``{}`` when none.
         ACTIONS: ``{type: JSON Schema of the action dict}``.
+        SCRIPT: the game's renderer under ``partyhost/static/`` (``js/<game>.js``), loaded by
+            every page; it registers ``PH.games[KEY] = {phone(root, s), tv(root, s),
+            lobby?(root, s)}``. ``lobby`` (optional) draws the game's options in the lobby.
+        STYLE: the game's stylesheet under ``partyhost/static/``, or ``""`` when it has none.
     """
 
     KEY: ClassVar[str] = ""
@@ -55,6 +59,8 @@ class Game:
     MAX_PLAYERS: ClassVar[int] = 1
     OPTIONS: ClassVar[dict] = {"type": "object", "properties": {}, "additionalProperties": False}
     ACTIONS: ClassVar[dict[str, dict]] = {}
+    SCRIPT: ClassVar[str] = ""
+    STYLE: ClassVar[str] = ""
 
     def setup(self, players: list[str], options: dict, rng: random.Random, now: float) -> None:
         """Start a new game. ``players`` are seat ids in seating order.

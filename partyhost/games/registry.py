@@ -71,6 +71,15 @@ def check_options(cls: type[Game], options: object) -> dict:
     return filled
 
 
+def assets() -> dict[str, list[str]]:
+    """Static files every page loads for the registered games: ``{"scripts": [...], "styles": [...]}``
+    (paths under ``partyhost/static/``)."""
+    return {
+        "scripts": [cls.SCRIPT for cls in GAMES.values() if cls.SCRIPT],
+        "styles": [cls.STYLE for cls in GAMES.values() if cls.STYLE],
+    }
+
+
 def describe() -> list[dict]:
     """Public description of every game for the lobby: key, player bounds, options schema."""
     return [

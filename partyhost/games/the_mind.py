@@ -116,6 +116,7 @@ class TheMind(Game):
     """
 
     KEY: ClassVar[str] = "the_mind"
+    SCRIPT: ClassVar[str] = "js/mind.js"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
     OPTIONS: ClassVar[dict] = {"type": "object", "properties": {}, "additionalProperties": False}

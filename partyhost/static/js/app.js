@@ -251,6 +251,18 @@ const PH = (() => {
     const sel = root.querySelector("select[data-testid=address]");
     if (sel) sel.onchange = () => PH.host("address", { index: Number(sel.value) });
   }
+  /* The lobby's game options: the chosen game's ``lobby(root, s)`` draws them (host or not; it
+     should offer controls only when ``s.host``), or the panel stays empty. */
+  function lobbyOptions(root, s) {
+    const game = PH.games[s.party.game_key];
+    if (root.dataset.game !== s.party.game_key) { root.dataset.game = s.party.game_key; root.innerHTML = ""; }
+    if (game && game.lobby) game.lobby(root, s);
+    else root.innerHTML = "";
+  }
+  /* Host only: store new lobby options for the chosen game (checked against its OPTIONS schema). */
+  function setOptions(options) {
+    return host("choose", { game: last.party.game_key, options });
+  }
   function langButton() {
     document.querySelectorAll(".lang-switch").forEach((b) => {
       b.textContent = lang === "ja" ? "English" : "日本語";
@@ -269,6 +281,7 @@ const PH = (() => {
 
   return {
     t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, refresh, pausedHtml, wireHost,
+    lobbyOptions, setOptions,
     langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },
     get connected() { return !!(socket && socket.connected); }, serverNow,
     games: {},

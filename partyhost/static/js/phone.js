@@ -93,11 +93,22 @@
           ${!canStart && g ? `<p class="note">${esc(t("lobby.need", { game: t("game." + g.key), min: g.min, max: g.max, count }))}</p>`
             : g && count > g.max ? `<p class="note">${esc(t("lobby.sitout", { count: count - g.max }))}</p>` : ""}`
           : `<p class="waiting" data-testid="waiting">${esc(t("lobby.waiting"))}</p>`}
+        <div class="game-options-here"></div>
         <h2>${esc(t("lobby.players"))} (${count})</h2>
         ${rosterHtml(s, hostTools)}
       </section>`);
     PH.wireHost(app, s);
+    /* the game's own options panel keeps its element (and what is typed in it) across redraws */
+    if (!options || options.dataset.game !== s.party.game_key) {
+      options = document.createElement("div");
+      options.className = "game-options";
+      options.dataset.testid = "game-options";
+      options.dataset.game = s.party.game_key;
+    }
+    app.querySelector(".game-options-here").replaceWith(options);
+    PH.lobbyOptions(options, s);
   }
+  let options = null;
 
   function hostBar(s) {
     if (!s.host || s.party.paused) return "";

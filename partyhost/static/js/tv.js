@@ -80,13 +80,20 @@
     if (panel.dataset.html !== panelHtml) { panel.dataset.html = panelHtml; panel.innerHTML = panelHtml; PH.wireHost(panel, s); }
     const many = s.party.roster.length > 4;
     const side = app.querySelector(".side");
-    side.innerHTML = `
+    if (!side.querySelector(".game-options")) {
+      side.innerHTML = `<div class="picker"></div><div class="game-options" data-testid="game-options"></div><div class="players"></div>`;
+    }
+    const picker = side.querySelector(".picker");
+    picker.innerHTML = `
         ${s.party.ended && s.party.ended.reason !== "finished" ? `<p class="event" data-testid="ended">${esc(t("lobby.ended." + s.party.ended.reason))}</p>` : ""}
         <h2>${esc(t("lobby.game"))}</h2>
-        ${gamePicker(s)}
-        <h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
+        ${gamePicker(s)}`;
+    PH.wireHost(picker, s);
+    PH.lobbyOptions(side.querySelector(".game-options"), s);
+    const players = side.querySelector(".players");
+    players.innerHTML = `<h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
         <div class="${many ? "two-col" : ""}">${rosterHtml(s)}</div>`;
-    PH.wireHost(side, s);
+    PH.wireHost(players, s);
   }
 
   function hostBar(s) {
