@@ -72,7 +72,8 @@ ENVELOPES: dict[str, dict] = {
         "properties": {
             "id": _ID,
             "op": {"enum": ["choose", "start", "restart", "pause", "resume", "end", "kick",
-                            "promote", "address"]},
+                            "promote", "address", "game"]},
+            "action": {"type": "object"},
             "game": {"type": "string", "maxLength": 40},
             "options": {"type": "object"},
             "seat": {"type": "string", "maxLength": 20},
@@ -463,6 +464,16 @@ class Engine:
                 self._send("kicked", {}, other.sid)
         elif op == "promote":
             party.promote(payload.get("seat", ""))
+        elif op == "game":
+            # the host's own moves inside a game (overrule a table vote, …): Game.host_apply
+            game = party.game
+            if game is None:
+                raise RuleError("no_game")
+            if game.over:
+                raise RuleError("game_over")
+            action = payload.get("action")
+            registry.check_action(type(game), action, host=True)
+            self._guarded(lambda: game.host_apply(action, self.game_now()))
         elif op == "address":
             index = payload.get("index", 0)
             if index >= len(self.addresses):

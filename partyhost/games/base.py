@@ -48,6 +48,8 @@ class Game:
         MIN_PLAYERS / MAX_PLAYERS: seat count bounds, inclusive.
         OPTIONS: JSON Schema of the lobby options object (with defaults), ``{}`` when none.
         ACTIONS: ``{type: JSON Schema of the action dict}``.
+        HOST_ACTIONS: ``{type: JSON Schema}`` of the host's own in-game moves (overruling a
+            table vote…), sent as ``host {op: "game", action}`` and applied by ``host_apply``.
         SCRIPT: the game's renderer under ``partyhost/static/`` (``js/<game>.js``), loaded by
             every page; it registers ``PH.games[KEY] = {phone(root, s), tv(root, s),
             lobby?(root, s)}``. ``lobby`` (optional) draws the game's options in the lobby.
@@ -59,6 +61,7 @@ class Game:
     MAX_PLAYERS: ClassVar[int] = 1
     OPTIONS: ClassVar[dict] = {"type": "object", "properties": {}, "additionalProperties": False}
     ACTIONS: ClassVar[dict[str, dict]] = {}
+    HOST_ACTIONS: ClassVar[dict[str, dict]] = {}
     SCRIPT: ClassVar[str] = ""
     STYLE: ClassVar[str] = ""
 
@@ -73,6 +76,11 @@ class Game:
     def apply(self, seat: str, action: dict, now: float) -> None:
         """Apply one stamped action of ``seat``. Raises RuleError and changes nothing if refused."""
         raise NotImplementedError
+
+    def host_apply(self, action: dict, now: float) -> None:
+        """Apply one of the host's in-game moves (``HOST_ACTIONS``); the host may be the TV, which
+        has no seat. Raises RuleError and changes nothing if refused."""
+        raise RuleError("unknown_action", type=str(action.get("type", ""))[:40])
 
     def tick(self, now: float) -> None:
         """Fire whatever the clock drives once ``now >= next_deadline()``."""

@@ -23,8 +23,8 @@ def get(key: object) -> type[Game] | None:
 
 
 @lru_cache(maxsize=None)
-def _validator(cls: type[Game], action_type: str | None) -> Draft202012Validator:
-    schema = cls.OPTIONS if action_type is None else cls.ACTIONS[action_type]
+def _validator(cls: type[Game], action_type: str | None, host: bool = False) -> Draft202012Validator:
+    schema = cls.OPTIONS if action_type is None else (cls.HOST_ACTIONS if host else cls.ACTIONS)[action_type]
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
 
@@ -37,8 +37,8 @@ def _first_error(validator: Draft202012Validator, data: object) -> str | None:
     return f"{where}: {error.message}"[:200]
 
 
-def check_action(cls: type[Game], action: object) -> dict:
-    """Validate one action dict against ``cls.ACTIONS``.
+def check_action(cls: type[Game], action: object, host: bool = False) -> dict:
+    """Validate one action dict against ``cls.ACTIONS`` (``cls.HOST_ACTIONS`` when ``host``).
 
     Returns:
         The action, unchanged.
@@ -47,9 +47,9 @@ def check_action(cls: type[Game], action: object) -> dict:
     """
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise RuleError("malformed", detail="type")
-    if action["type"] not in cls.ACTIONS:
+    if action["type"] not in (cls.HOST_ACTIONS if host else cls.ACTIONS):
         raise RuleError("unknown_action", type=action["type"][:40])
-    problem = _first_error(_validator(cls, action["type"]), action)
+    problem = _first_error(_validator(cls, action["type"], host), action)
     if problem:
         raise RuleError("malformed", detail=problem)
     return action

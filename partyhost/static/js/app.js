@@ -108,7 +108,7 @@ const PH = (() => {
     return send("act", Object.assign({ game: last ? last.party.serial : 0, at: serverNow() }, action));
   }
   /* Game-changing host buttons name the game they were pressed for ("serial"). */
-  const SERIAL_OPS = ["start", "restart", "end", "pause", "resume"];
+  const SERIAL_OPS = ["start", "restart", "end", "pause", "resume", "game"];
   function host(op, extra) {
     const msg = Object.assign({ op }, extra || {});
     if (SERIAL_OPS.includes(op) && last) msg.serial = last.party.serial;
@@ -260,6 +260,10 @@ const PH = (() => {
     else root.innerHTML = "";
   }
   /* Host only: store new lobby options for the chosen game (checked against its OPTIONS schema). */
+  /* Host only: an in-game host move (the game's HOST_ACTIONS), e.g. overruling a table vote. */
+  function hostAct(type, fields) {
+    return host("game", { action: Object.assign({ type }, fields || {}) });
+  }
   function setOptions(options) {
     return host("choose", { game: last.party.game_key, options });
   }
@@ -281,7 +285,7 @@ const PH = (() => {
 
   return {
     t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, refresh, pausedHtml, wireHost,
-    lobbyOptions, setOptions,
+    lobbyOptions, setOptions, hostAct,
     langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },
     get connected() { return !!(socket && socket.connected); }, serverNow,
     games: {},

@@ -1,0 +1,146 @@
+"""The table vote: the players decide what only people can judge (is this a real word?).
+
+Used by Word Basket (``seeds/002_…``, a challenged word) and Diabolo (``seeds/004_…``, an unknown
+word); ``../shared/RULES.md`` gives the common rule: a dictionary advises, the table decides by a
+quick vote on the phones, and the host can overrule.
+
+Pure rules like a game: no clock of its own (``now`` is handed in, in game-clock seconds), no I/O.
+The owning game keeps one :class:`TableVote` while play is stopped for it, forwards the ballots
+and the host's overrule to it, asks :meth:`TableVote.decided` after each change and at
+:meth:`TableVote.deadline`, and stores :meth:`TableVote.to_dict` in its own snapshot.
+
+Outcome: ``"reject"`` when more ballots reject than accept, otherwise ``"accept"`` (a tie, or
+nobody voting, lets the word stand). The vote closes as soon as the outcome can no longer change,
+when every voter has voted, at the deadline, or when the host overrules.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from .base import RuleError
+
+Ballot = Literal["accept", "reject"]
+BALLOTS: tuple[str, ...] = ("accept", "reject")
+VOTE_SECONDS: float = 20.0
+"""Default time limit of a table vote, in game-clock seconds."""
+
+
+class TableVote:
+    """One yes/no vote of the table about one subject.
+
+    Args:
+        subject: JSON-ready description the views show (e.g. ``{"word": "ぱんだ", "seat": "s2"}``);
+            must hold nothing secret, since every screen sees it.
+        voters: the seats that may vote (usually everyone but the player whose move is judged).
+        now: game-clock time the vote opens (seconds).
+        seconds: time limit; when it passes, the ballots cast so far decide.
+
+    Raises:
+        ValueError: ``seconds`` is not positive.
+    """
+
+    def __init__(self, subject: dict, voters: list[str], now: float, seconds: float = VOTE_SECONDS) -> None:
+        if seconds <= 0:
+            raise ValueError("seconds must be positive")
+        self.subject = dict(subject)
+        self.voters = list(voters)
+        self.opened = float(now)
+        self.closes = float(now) + float(seconds)
+        self.ballots: dict[str, str] = {}
+        self.overruled: str | None = None
+        self.expired = False
+
+    # ----- moves --------------------------------------------------------------------------------
+    def cast(self, seat: str, ballot: str) -> None:
+        """Record ``seat``'s ballot (``"accept"`` or ``"reject"``); a voter may change it while
+        the vote is open.
+
+        Raises:
+            RuleError: ``"not_a_voter"`` (the judged player, or a spectator), ``"vote_closed"``,
+                ``"bad_ballot"``.
+        """
+        if self.decided is not None:
+            raise RuleError("vote_closed")
+        if seat not in self.voters:
+            raise RuleError("not_a_voter")
+        if ballot not in BALLOTS:
+            raise RuleError("bad_ballot")
+        self.ballots[seat] = ballot
+
+    def overrule(self, outcome: str) -> None:
+        """The host decides (``"accept"`` or ``"reject"``), closing the vote at once.
+
+        Raises:
+            RuleError: ``"vote_closed"``, ``"bad_ballot"``.
+        """
+        if self.decided is not None:
+            raise RuleError("vote_closed")
+        if outcome not in BALLOTS:
+            raise RuleError("bad_ballot")
+        self.overruled = outcome
+
+    def drop_voter(self, seat: str) -> None:
+        """A voter left the game (kicked): their ballot no longer counts."""
+        if seat in self.voters:
+            self.voters.remove(seat)
+        self.ballots.pop(seat, None)
+
+    def expire(self, now: float) -> None:
+        """Close the vote if its time is up (call from the game's ``tick``)."""
+        if now >= self.closes:
+            self.expired = True
+
+    # ----- reading ------------------------------------------------------------------------------
+    def count(self) -> dict[str, int]:
+        """``{"accept": n, "reject": n, "waiting": n}``."""
+        accept = sum(1 for b in self.ballots.values() if b == "accept")
+        reject = len(self.ballots) - accept
+        return {"accept": accept, "reject": reject, "waiting": len(self.voters) - len(self.ballots)}
+
+    @property
+    def decided(self) -> str | None:
+        """``"accept"`` / ``"reject"`` once the vote is closed, else None."""
+        if self.overruled is not None:
+            return self.overruled
+        c = self.count()
+        if c["reject"] > c["accept"] + c["waiting"]:
+            return "reject"  # a majority already rejects whatever the rest vote
+        if c["accept"] >= c["reject"] + c["waiting"]:
+            return "accept"  # rejects can at best tie, and a tie stands
+        if self.expired:
+            return "reject" if c["reject"] > c["accept"] else "accept"
+        return None
+
+    def deadline(self) -> float | None:
+        """Game-clock time the vote closes by itself, or None once it is decided."""
+        return None if self.decided is not None else self.closes
+
+    def view(self) -> dict:
+        """Public, JSON-ready: subject, voters, who has voted and how, tally, deadline, outcome.
+        Ballots are open (a table vote by show of hands)."""
+        return {
+            "subject": dict(self.subject),
+            "voters": list(self.voters),
+            "ballots": dict(self.ballots),
+            "count": self.count(),
+            "closes": self.closes,
+            "decided": self.decided,
+            "overruled": self.overruled is not None,
+        }
+
+    def to_dict(self) -> dict:
+        """Full snapshot for the owning game's ``to_dict``."""
+        return {"subject": dict(self.subject), "voters": list(self.voters), "opened": self.opened,
+                "closes": self.closes, "ballots": dict(self.ballots), "overruled": self.overruled,
+                "expired": self.expired}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TableVote":
+        """Rebuild from :meth:`to_dict` output."""
+        vote = cls(data["subject"], data["voters"], data["opened"], 1.0)
+        vote.closes = data["closes"]
+        vote.ballots = dict(data["ballots"])
+        vote.overruled = data["overruled"]
+        vote.expired = bool(data.get("expired"))
+        return vote
