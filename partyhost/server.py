@@ -82,6 +82,8 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         snapshot=cfg.get("SNAPSHOT"),
     )
     app.extensions["partyhost_engine"] = engine
+    for cls in registry.GAMES.values():
+        cls.prepare()  # word lists and such load now, before the first game, not in a handler
 
     def page(template: str, role: str) -> str:
         lang = i18n.normalize_lang(request.args.get("lang"), app.config["LANG"])

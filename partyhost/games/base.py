@@ -65,6 +65,11 @@ class Game:
     SCRIPT: ClassVar[str] = ""
     STYLE: ClassVar[str] = ""
 
+    @classmethod
+    def prepare(cls) -> None:
+        """Load what the rules need from disk (word lists…) once, when the server starts, so no
+        handler waits for it. Default: nothing."""
+
     def setup(self, players: list[str], options: dict, rng: random.Random, now: float) -> None:
         """Start a new game. ``players`` are seat ids in seating order.
 
