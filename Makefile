@@ -50,9 +50,10 @@ e2e: install-test chromium
 screenshots: install-test chromium
 	PARTYHOST_SHOTS=docs $(BIN)/python -m pytest -q tests/test_e2e_mind.py -k full_game
 
-## Real server + simulated phones over loopback: latency, throughput, memory.
+## Every benchmark in bench/: real server + simulated phones over loopback (latency, throughput,
+## memory), word-list load time, lookups and memory.
 bench: install-test
-	$(BIN)/python bench/bench_mind.py
+	@set -e; for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

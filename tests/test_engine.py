@@ -523,3 +523,20 @@ def test_the_lobby_is_told_why_a_game_ended(rig):
     assert tv.state["party"]["ended"] is None
     tv.send("host", {"op": "kick", "seat": "s2"})
     assert tv.state["party"]["ended"] == {"serial": 2, "reason": "too_few"}
+
+
+def test_in_game_host_moves_are_checked_and_refused_cleanly(rig):
+    """Host op "game" (a game's HOST_ACTIONS, e.g. overruling a table vote): only the host, only
+    during a game, only the game's own move types; a refusal changes nothing."""
+    tv = rig.tv()
+    a = rig.phone("a")
+    rig.phone("b")
+    assert tv.send("host", {"op": "game", "action": {"type": "overrule"}})["code"] == "no_game"
+    tv.send("host", {"op": "start"})
+    before = rig.engine.party.game.to_dict()
+    assert a.send("host", {"op": "game", "action": {"type": "overrule"}})["code"] == "not_host"
+    # The Mind has no host moves
+    assert tv.send("host", {"op": "game", "action": {"type": "overrule"}})["code"] == "unknown_action"
+    assert tv.send("host", {"op": "game", "action": {"kind": 1}})["code"] == "malformed"
+    assert tv.send("host", {"op": "game"})["code"] == "malformed"
+    assert rig.engine.party.game.to_dict() == before
