@@ -1,0 +1,449 @@
+/* Top Ten: phone, TV and lobby renderers of the views partyhost/games/top_ten.py computes.
+ * Rules live on the server; this file only draws, keeps the reveal's moment of suspense, and
+ * sends taps. Tokens are drawn in SVG (no emoji font needed), sounds come from PH.beep. */
+"use strict";
+
+(() => {
+  const { t, esc } = PH;
+  /* How long the drum rolls before a revealed number shows (ms). */
+  const SUSPENSE_MS = 1100;
+  /* A peeked number hides again by itself after this long (ms). */
+  const PEEK_MS = 5000;
+
+  let busy = false; /* a tap sent and not yet answered: no doubled sends */
+  PH.on("result", () => { busy = false; });
+  PH.on("conn", () => { busy = false; });
+  function send(action) {
+    if (busy) return Promise.resolve({ ok: false });
+    busy = true;
+    return PH.act(action).then((r) => { busy = false; return r; });
+  }
+
+  // --- drawings --------------------------------------------------------------------------------
+
+  /* A unicorn token: a pale face with a golden horn, closed eyes and pink cheeks. */
+  const UNICORN = `<svg viewBox="0 0 40 40" class="tok uni" aria-hidden="true">
+    <circle cx="20" cy="22" r="16" fill="#f6ecff" stroke="#b48cf0" stroke-width="2.5"/>
+    <path d="M16 9 L20 -1 L24 9 Z" fill="#ffd54a" stroke="#d19b00" stroke-width="1.2" transform="translate(0 4)"/>
+    <path d="M17.5 8.5 L22.5 7 M18.5 5.5 L21.6 4.6" stroke="#d19b00" stroke-width="1.1" transform="translate(0 4)"/>
+    <path d="M8 11 L12 6 L14 13 Z M32 11 L28 6 L26 13 Z" fill="#f6ecff" stroke="#b48cf0" stroke-width="1.5"/>
+    <path d="M12 22 q3 3 6 0 M22 22 q3 3 6 0" fill="none" stroke="#4a3570" stroke-width="2" stroke-linecap="round"/>
+    <circle cx="11.5" cy="27.5" r="2.6" fill="#ffb3cf"/><circle cx="28.5" cy="27.5" r="2.6" fill="#ffb3cf"/>
+    <path d="M17 30 q3 2 6 0" fill="none" stroke="#4a3570" stroke-width="1.6" stroke-linecap="round"/></svg>`;
+  /* A poop token: three brown coils with a curl on top and two eyes. */
+  const POOP = `<svg viewBox="0 0 40 40" class="tok poo" aria-hidden="true">
+    <ellipse cx="20" cy="32" rx="16" ry="6.5" fill="#8a5a2b" stroke="#5b3a1a" stroke-width="1.5"/>
+    <ellipse cx="20" cy="24" rx="12" ry="5.5" fill="#9c6833" stroke="#5b3a1a" stroke-width="1.5"/>
+    <ellipse cx="20" cy="16.5" rx="8" ry="4.5" fill="#ad773d" stroke="#5b3a1a" stroke-width="1.5"/>
+    <path d="M20 12 q6 -3 1 -9 q1 5 -4 6" fill="#ad773d" stroke="#5b3a1a" stroke-width="1.3"/>
+    <circle cx="16" cy="24" r="2.2" fill="#fff"/><circle cx="24" cy="24" r="2.2" fill="#fff"/>
+    <circle cx="16.4" cy="24.4" r="1" fill="#222"/><circle cx="24.4" cy="24.4" r="1" fill="#222"/></svg>`;
+  const CROWN = `<svg viewBox="0 0 24 16" class="crown" aria-hidden="true"><path d="M2 14 L3 4 L8 9 L12 2 L16 9 L21 4 L22 14 Z" fill="#ffd54a" stroke="#b98900" stroke-width="1.2"/></svg>`;
+  /* speaking: a speech bubble; gesture: a figure with raised arms */
+  const MODE_ICON = {
+    speak: `<svg viewBox="0 0 24 24" class="mi" aria-hidden="true"><path d="M3 4h18v12H10l-5 4v-4H3z" fill="currentColor"/></svg>`,
+    gesture: `<svg viewBox="0 0 24 24" class="mi" aria-hidden="true"><circle cx="12" cy="4.5" r="2.6" fill="currentColor"/><path d="M12 9v6.5M12 15.5l-4 6M12 15.5l4 6M12 10.5 5.5 5M12 10.5 18.5 5" stroke="currentColor" stroke-width="2.4" fill="none" stroke-linecap="round"/></svg>`,
+  };
+
+  function tokensHtml(unicorns, poops, flipIndex) {
+    const u = Array.from({ length: unicorns }, () => UNICORN).join("");
+    const p = Array.from({ length: poops }, (_, i) => (i === flipIndex ? POOP.replace('class="tok poo"', 'class="tok poo flip"') : POOP)).join("");
+    return `<div class="tt-tokens" data-testid="tokens" data-unicorns="${unicorns}" data-poops="${poops}"
+      aria-label="${esc(t("tt.unicorns"))} ${unicorns}, ${esc(t("tt.poops"))} ${poops}">
+      <span class="zone uni ${u ? "" : "empty"}" title="${esc(t("tt.unicorns"))}">${u || "<i></i>"}</span><span class="zone poo ${p ? "" : "empty"}" title="${esc(t("tt.poops"))}">${p || "<i></i>"}</span></div>`;
+  }
+
+  // --- the reveal's moment of suspense ---------------------------------------------------------
+
+  /* Reveals are shown one at a time, each after SUSPENSE_MS of drum roll. ``shown.count`` is how
+     many of this round's reveals the page shows; a page that (re)loads shows what is already
+     revealed at once. */
+  const shown = { key: null, count: 0, timer: null, fresh: -1, drum: null };
+
+  function drumRoll() {
+    clearInterval(shown.drum);
+    let i = 0;
+    shown.drum = setInterval(() => {
+      PH.beep(i % 2 ? 95 : 80, 45, "triangle");
+      if (++i >= Math.floor(SUSPENSE_MS / 75)) clearInterval(shown.drum);
+    }, 75);
+  }
+
+  function track(s, g, role) {
+    const key = `${s.party.serial}:${g.round}`;
+    if (shown.key !== key) {
+      shown.key = key;
+      clearTimeout(shown.timer);
+      shown.timer = null;
+      shown.count = g.reveals.length;
+      shown.fresh = -1;
+    }
+    if (g.reveals.length < shown.count) shown.count = g.reveals.length;
+    if (g.reveals.length > shown.count && !shown.timer) {
+      if (role === "tv") drumRoll();
+      shown.timer = setTimeout(() => {
+        shown.timer = null;
+        const r = PH.last && PH.last.game && PH.last.game.reveals ? PH.last.game.reveals[shown.count] : null;
+        shown.count += 1;
+        shown.fresh = shown.count - 1;
+        if (r && role === "tv") {
+          if (r.mistake) { PH.beep(150, 250, "sawtooth"); setTimeout(() => PH.beep(100, 500, "sawtooth"), 230); }
+          else { PH.beep(784, 120); setTimeout(() => PH.beep(1047, 260), 110); }
+        }
+        if (r && role === "phone" && r.mistake) PH.buzz([200, 80, 200]);
+        PH.refresh();
+      }, SUSPENSE_MS);
+    }
+    /* what to draw: the reveals shown so far, the one under the drum, and the tokens as they
+       were before the hidden reveals */
+    const hidden = g.reveals.slice(shown.count);
+    const back = hidden.filter((r) => r.mistake).length;
+    const fresh = shown.fresh;
+    shown.fresh = -1; /* the pop animation plays on one drawing only */
+    return {
+      reveals: g.reveals.slice(0, shown.count),
+      drum: hidden.length ? hidden[0] : null,
+      fresh,
+      unicorns: g.unicorns + back,
+      poops: g.poops - back,
+      flip: fresh >= 0 && g.reveals[fresh] && g.reveals[fresh].mistake ? g.poops - back - 1 : -1,
+      phase: hidden.length && (g.phase === "round_over" || g.phase === "over") ? "order" : g.phase,
+    };
+  }
+
+  /* End-of-game sound on the TV, once per game. */
+  let endPlayed = null;
+  function endSound(s, g, d) {
+    if (d.phase !== "over") return;
+    const key = s.party.serial;
+    if (endPlayed === key) return;
+    const first = endPlayed === null && !shown.timer && d.fresh < 0;
+    endPlayed = key;
+    if (first && g.last_event && g.last_event.kind !== "over" && g.last_event.kind !== "lost") return;
+    if (g.rating === "lost") { PH.beep(220, 300, "square"); setTimeout(() => PH.beep(165, 600, "square"), 280); }
+    else [523, 659, 784, 1047].forEach((f, i) => setTimeout(() => PH.beep(f, i === 3 ? 400 : 150), i * 150));
+  }
+
+  // --- shared pieces -----------------------------------------------------------------------------
+
+  const nameOf = (s, seat) => PH.nameOf(s, seat);
+  const colour = (s, seat) => PH.colorOf(s, seat);
+
+  function themeHtml(theme, big) {
+    if (!theme) return "";
+    return `<div class="tt-theme ${big ? "big" : ""}" data-testid="tt-theme">
+      <div class="tt-title"><span class="tt-mode ${esc(theme.mode)}">${MODE_ICON[theme.mode] || ""} ${esc(t("tt.mode." + theme.mode))}</span>
+        <h2 data-testid="tt-title">${esc(theme.title)}</h2></div>
+      <div class="tt-poles"><div class="pole low"><b>1</b><span data-testid="tt-low">${esc(theme.low)}</span></div>
+        <div class="scale" aria-hidden="true"></div>
+        <div class="pole high"><span data-testid="tt-high">${esc(theme.high)}</span><b>10</b></div></div>
+    </div>`;
+  }
+
+  function tilesHtml(s, g, d, slots) {
+    const tiles = d.reveals.map((r, i) => `<li class="tile ${r.mistake ? "bad" : "good"} ${i === d.fresh ? "pop" : ""}" data-testid="tt-tile"
+        data-seat="${esc(r.seat)}" style="--c:${colour(s, r.seat)}"><b>${r.number}</b><span>${esc(nameOf(s, r.seat))}</span>${r.mistake ? `<i class="drop" title="${esc(t("tt.mistake"))}">▼</i>` : ""}</li>`);
+    if (d.drum) tiles.push(`<li class="tile drum" data-testid="tt-drum" style="--c:${colour(s, d.drum.seat)}"><b>?</b><span>${esc(nameOf(s, d.drum.seat))}</span></li>`);
+    const left = Math.max(0, slots - tiles.length);
+    for (let i = 0; i < left; i++) tiles.push(`<li class="tile empty"><b></b><span></span></li>`);
+    return `<ol class="tt-reveals" data-testid="tt-reveals">${tiles.join("")}</ol>`;
+  }
+
+  function ratingHtml(g, testid) {
+    return `<div class="tt-rating ${esc(g.rating)}" data-testid="${testid}" data-rating="${esc(g.rating)}">
+      <strong>${esc(t("tt.rating." + g.rating))}</strong>
+      <span>${esc(t("tt.tally", { unicorns: g.unicorns, poops: g.poops }))}</span></div>`;
+  }
+
+  function historyHtml(s, g) {
+    if (!g.history.length) return "";
+    return `<ol class="tt-history" data-testid="tt-history">${g.history.map((h) => `<li>
+      <span class="r">${h.round}</span><span class="th">${esc(h.theme ? h.theme.title : "")}</span>
+      <span class="seq">${h.reveals.map((r) => `<b class="${r.mistake ? "bad" : ""}" style="--c:${colour(s, r.seat)}">${r.number}</b>`).join("")}</span>
+      <span class="m ${h.mistakes ? "bad" : ""}">${esc(t("tt.mistakes", { count: h.mistakes }))}</span></li>`).join("")}</ol>`;
+  }
+
+  function answerText(p) {
+    if (!p.answered) return `<em class="thinking">${esc(t("tt.not_answered"))}</em>`;
+    return p.answer ? `<q>${esc(p.answer)}</q>` : `<em>${esc(t("tt.said_out_loud"))}</em>`;
+  }
+
+  // --- TV --------------------------------------------------------------------------------------
+
+  function tv(root, s) {
+    const g = s.game;
+    const d = track(s, g, "tv");
+    endSound(s, g, d);
+    const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
+    const revealedNum = new Map(d.reveals.map((r) => [r.seat, r]));
+    const answerers = g.players.filter((p) => p.answerer).length;
+    const done = g.players.filter((p) => p.answerer && p.answered).length;
+    const capName = nameOf(s, g.captain);
+
+    let centre = "";
+    if (d.phase === "choose") {
+      centre = `<div class="tt-choosing" data-testid="tt-choosing"><div class="cardback"></div><p>${esc(t("tt.choosing", { name: capName }))}</p></div>`;
+    } else if (d.phase === "over") {
+      centre = `${ratingHtml(g, "tt-result")}${historyHtml(s, g)}`;
+    } else {
+      centre = themeHtml(g.theme, true);
+    }
+
+    let note = "";
+    if (d.phase === "answer") note = `${esc(t("tt.answers_in", { done, total: answerers }))} · ${esc(t("tt.answer_rule"))}`;
+    else if (d.phase === "order") note = d.drum ? "" : g.pending ? esc(t("tt.pointing", { name: nameOf(s, g.pending) })) : esc(t("tt.ordering", { name: capName }));
+    else if (d.phase === "round_over") note = `${esc(t("tt.round_over", { round: g.round }))} · ${esc(t("tt.next_wait", { name: nameOf(s, g.next_captain) }))}`;
+    else if (d.phase === "over") note = esc(t("tt.next_by_host"));
+    const hostNext = s.host && d.phase === "round_over"
+      ? `<button class="small" data-tt-host-next="1" data-testid="tt-host-next">${esc(t("tt.host_next"))}</button>` : "";
+
+    const players = g.players.map((p) => {
+      const r = revealedNum.get(p.seat);
+      const isCap = p.seat === g.captain;
+      const cls = [p.answered ? "answered" : "", g.pending === p.seat && !d.drum ? "pending" : "", d.drum && d.drum.seat === p.seat ? "drumming" : "",
+        r ? "revealed" : "", away.has(p.seat) ? "away" : "", isCap ? "captain" : "", p.answerer ? "" : "no-number"].join(" ");
+      return `<li class="tt-p ${cls}" data-seat="${esc(p.seat)}" data-testid="tt-player-${esc(p.seat)}" style="--c:${colour(s, p.seat)}">
+        <span class="who">${isCap ? CROWN : ""}<span class="nm">${esc(nameOf(s, p.seat))}</span>${p.answered && p.answerer ? `<span class="ok" title="${esc(t("tt.answered"))}">✔</span>` : ""}</span>
+        <span class="ans" data-testid="tt-answer-${esc(p.seat)}">${p.answerer ? (g.phase === "choose" ? "" : answerText(p)) : `<em>${esc(t("tt.captain"))}</em>`}</span>
+        ${r ? `<span class="num ${r.mistake ? "bad" : ""}">${r.number}</span>` : ""}
+      </li>`;
+    }).join("");
+
+    root.innerHTML = `<div class="tt tv phase-${d.phase}" data-testid="tt-tv">
+      <header class="tt-head">
+        <span class="tt-round" data-testid="tt-round">${esc(t("tt.round_of", { round: g.round, rounds: g.rounds }))}</span>
+        <span class="tt-captain" data-testid="tt-captain">${CROWN}${esc(t("tt.captain_is", { name: capName }))}</span>
+        ${tokensHtml(d.unicorns, d.poops, d.flip)}
+      </header>
+      <section class="tt-centre">${centre}</section>
+      ${d.phase === "order" || d.phase === "round_over" || (d.phase === "over" && g.reveals.length && !g.history.length) ? tilesHtml(s, g, d, answerers) : ""}
+      <ul class="tt-players n${g.players.length}">${players}</ul>
+      <p class="tt-note" data-testid="tt-note">${note}${hostNext}</p>
+    </div>`;
+    const hn = root.querySelector("[data-tt-host-next]");
+    if (hn) hn.onclick = () => { hn.disabled = true; PH.hostAct("next_round", { round: g.round }).then((r) => { if (!r.ok) hn.disabled = false; }); };
+  }
+
+  // --- phone -----------------------------------------------------------------------------------
+
+  const peek = { key: null, open: false, timer: null };
+  let choice = { key: null, index: null };
+  let form = null; /* {key, el}: the answer form survives redraws (typed text, IME, focus) */
+
+  function peekHtml(g) {
+    if (g.number == null) return "";
+    return `<button type="button" class="tt-peek ${peek.open ? "open" : ""}" data-testid="peek" aria-pressed="${peek.open}">
+      ${peek.open
+        ? `<small>${esc(t("tt.your_number"))}</small><b data-testid="my-number">${g.number}</b><small>${esc(t("tt.tap_to_hide"))}</small>`
+        : `<span class="back" aria-hidden="true"></span><strong>${esc(t("tt.tap_to_peek"))}</strong><small>${esc(t("tt.peek_hint"))}</small>`}
+    </button>`;
+  }
+
+  function answerForm(s, g, me, mode) {
+    const key = `${s.party.serial}:${g.round}:${mode}`;
+    if (!form || form.key !== key) {
+      const el = document.createElement("form");
+      el.className = "tt-answer";
+      el.dataset.testid = "answer-form";
+      el.autocomplete = "off";
+      el.innerHTML = `<p class="small tt-form-note"></p>
+        <input data-testid="answer-input" maxlength="60" enterkeyhint="send" autocomplete="off"
+               placeholder="${esc(t("tt.answer_placeholder"))}">
+        <div class="row"><button type="submit" class="primary" data-testid="answer-send">${esc(t(mode === "write" ? "tt.write_it" : "tt.send"))}</button>
+        ${mode === "new" ? `<button type="button" data-testid="out-loud">${esc(t("tt.out_loud"))}</button>` : ""}</div>`;
+      const input = el.querySelector("input");
+      let composing = false;
+      input.addEventListener("compositionstart", () => { composing = true; });
+      input.addEventListener("compositionend", () => { composing = false; });
+      input.addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.isComposing || e.keyCode === 229)) e.preventDefault(); });
+      const submit = (text) => {
+        const round = PH.last.game.round;
+        send({ type: "answer", round, text }).then((r) => { if (r.ok) { form = null; PH.refresh(); } });
+      };
+      el.addEventListener("submit", (e) => {
+        e.preventDefault();
+        if (composing) return; /* an IME's Enter confirms a conversion; it must not submit */
+        const text = input.value.trim();
+        if (mode === "write" && !text) return;
+        submit(text);
+      });
+      const loud = el.querySelector("[data-testid=out-loud]");
+      if (loud) loud.onclick = () => submit("");
+      form = { key, el };
+    }
+    const waitCaptain = mode === "new" && g.captain !== me && g.players.some((p) => p.seat === g.captain && p.answerer && !p.answered);
+    form.el.querySelector(".tt-form-note").textContent = waitCaptain ? t("tt.captain_first_note") : t("tt.answer_rule");
+    form.el.querySelectorAll("button").forEach((b) => { b.disabled = waitCaptain; });
+    form.el.classList.toggle("waiting", waitCaptain);
+    return form.el;
+  }
+
+  function phoneMain(s, g, d, me, mine) {
+    const isCap = g.captain === me;
+    const capName = nameOf(s, g.captain);
+    const answerers = g.players.filter((p) => p.answerer);
+    if (d.phase === "choose") {
+      if (!isCap) return `<p class="waiting" data-testid="tt-wait">${esc(t("tt.choosing", { name: capName }))}</p>`;
+      const key = `${s.party.serial}:${g.round}`;
+      if (choice.key !== key) choice = { key, index: null };
+      const sides = [0, 1].map((side) => `<div class="tt-side"><h4>${esc(t(side ? "tt.side_back" : "tt.side_front"))}</h4>
+        ${[0, 1].map((k) => {
+          const i = side * 2 + k, th = g.choices[i];
+          return `<button type="button" class="tt-choice ${choice.index === i ? "on" : ""}" data-choice="${i}" data-testid="choice-${i}">
+            <strong>${esc(th.title)}</strong><span class="poles"><i class="lo">1 ${esc(th.low)}</i><i class="hi">${esc(th.high)} 10</i></span>
+            <em>${MODE_ICON[th.mode] || ""} ${esc(t("tt.mode." + th.mode))}</em></button>`;
+        }).join("")}</div>`).join("");
+      return `<h3>${esc(t("tt.choose_title"))}</h3>${sides}
+        <button class="primary big" data-testid="choose" ${choice.index == null ? "disabled" : ""}>${esc(t("tt.choose_confirm"))}</button>`;
+    }
+    if (d.phase === "over") {
+      return `${ratingHtml(g, "tt-phone-result")}${historyHtml(s, g)}${s.host ? "" : `<p class="note">${esc(t("tt.next_by_host"))}</p>`}`;
+    }
+    const tiles = tilesHtml(s, g, d, answerers.length);
+    if (d.phase === "answer") {
+      const done = answerers.filter((p) => p.answered).length;
+      const list = `<ul class="tt-list">${answerers.map((p) => `<li class="${p.answered ? "answered" : ""}"><span class="dot" style="background:${colour(s, p.seat)}"></span>
+        <span class="who">${p.seat === g.captain ? CROWN : ""}${esc(nameOf(s, p.seat))}</span><span class="ans">${answerText(p)}</span></li>`).join("")}</ul>`;
+      const close = isCap && (!mine || mine.answered)
+        ? `<button data-testid="close-answers">${esc(t("tt.close_answers"))}</button>` : "";
+      return `<p class="small" data-testid="tt-answers-in">${esc(t("tt.answers_in", { done, total: answerers.length }))}</p>${list}${close ? `<div class="row">${close}</div>` : ""}`;
+    }
+    if (d.phase === "order") {
+      if (!isCap) return `<p class="waiting" data-testid="tt-wait">${esc(g.pending ? t("tt.pointing", { name: nameOf(s, g.pending) }) : t("tt.ordering", { name: capName }))}</p>${tiles}`;
+      const done = new Set(g.reveals.map((r) => r.seat));
+      const left = answerers.filter((p) => !done.has(p.seat));
+      const pending = g.pending;
+      return `<h3>${esc(t("tt.order_title"))}</h3>${tiles}
+        ${pending ? `<div class="tt-pending" data-testid="pending">
+            <button class="primary huge" data-testid="confirm" data-seat="${esc(pending)}">${esc(t("tt.confirm", { name: nameOf(s, pending) }))}</button>
+            <button data-testid="undo">↩ ${esc(t("tt.undo"))}</button></div>`
+          : `<p class="small">${esc(t("tt.pick_hint"))}</p>`}
+        <ul class="tt-pickers">${left.map((p) => `<li><button type="button" class="tt-pick ${pending === p.seat ? "on" : ""}" data-pick="${esc(p.seat)}"
+            data-testid="pick-${esc(p.seat)}" style="--c:${colour(s, p.seat)}" ${pending ? "disabled" : ""}>
+            <b>${esc(nameOf(s, p.seat))}${p.seat === me ? ` <small>(${esc(t("mind.you"))})</small>` : ""}</b><span>${answerText(p)}</span></button></li>`).join("")}</ul>`;
+    }
+    /* round over */
+    const next = g.next_captain === me
+      ? `<button class="primary big" data-testid="next-round">${esc(t("tt.next_round"))}</button>`
+      : `<p class="waiting" data-testid="tt-wait">${esc(t("tt.next_wait", { name: nameOf(s, g.next_captain) }))}</p>`;
+    return `<p class="event">${esc(t("tt.round_over", { round: g.round }))}</p>${tiles}${next}`;
+  }
+
+  function phone(root, s) {
+    const g = s.game;
+    const d = track(s, g, "phone");
+    const me = s.me && s.me.playing ? s.me.seat : null;
+    const mine = me ? g.players.find((p) => p.seat === me) : null;
+    if (!root.querySelector(".tt.phone")) {
+      root.innerHTML = `<div class="tt phone"><div class="tt-top"></div><div class="tt-peek-slot"></div>
+        <div class="tt-form-slot"></div><div class="tt-main"></div></div>`;
+      form = null;
+    }
+    const top = root.querySelector(".tt-top");
+    const isCap = g.captain === me;
+    const ttRoot = root.querySelector(".tt.phone");
+    ttRoot.classList.toggle("ordering", isCap && d.phase === "order");
+    ttRoot.classList.toggle("compact", d.phase === "order" || d.phase === "round_over");
+    top.innerHTML = `<div class="tt-status"><span data-testid="tt-round">${esc(t("tt.round_of", { round: g.round, rounds: g.rounds }))}</span>
+        ${tokensHtml(d.unicorns, d.poops, d.flip)}</div>
+      ${d.phase === "over" ? "" : `<p class="tt-cap ${isCap ? "me" : ""}" data-testid="tt-captain">${CROWN}${esc(isCap ? t("tt.you_captain") : t("tt.captain_is", { name: nameOf(s, g.captain) }))}</p>`}
+      ${d.phase !== "choose" && d.phase !== "over" ? themeHtml(g.theme, false) : ""}`;
+
+    /* own number: hidden until tapped, hides again */
+    const peekSlot = root.querySelector(".tt-peek-slot");
+    const pkey = `${s.party.serial}:${g.round}:${g.number}`;
+    if (peek.key !== pkey) { peek.key = pkey; peek.open = false; clearTimeout(peek.timer); }
+    const showPeek = me && d.phase !== "choose" && d.phase !== "over";
+    peekSlot.innerHTML = showPeek ? (g.number != null ? peekHtml(g)
+      : mine && !mine.answerer ? `<p class="note" data-testid="no-number">${esc(t("tt.no_number"))}</p>` : "") : "";
+    const pk = peekSlot.querySelector("[data-testid=peek]");
+    if (pk) pk.onclick = () => {
+      peek.open = !peek.open;
+      clearTimeout(peek.timer);
+      if (peek.open) peek.timer = setTimeout(() => { peek.open = false; PH.refresh(); }, PEEK_MS);
+      PH.refresh();
+    };
+
+    /* the answer form: a new answer while answering, or writing down one said out loud */
+    const slot = root.querySelector(".tt-form-slot");
+    let mode = null;
+    if (mine && mine.answerer && !mine.answered && g.phase === "answer") mode = "new";
+    else if (mine && mine.answerer && mine.answered && mine.answer === "" && ["answer", "order", "round_over"].includes(g.phase)) mode = "write";
+    if (mode) {
+      const el = answerForm(s, g, me, mode);
+      if (slot.firstChild !== el) { slot.innerHTML = ""; slot.appendChild(el); }
+      if (mode === "write" && !slot.querySelector(".tt-mine")) {
+        const p = document.createElement("p"); p.className = "tt-mine small"; p.textContent = `${t("tt.you_answered")}: ${t("tt.said_out_loud")}`;
+        slot.insertBefore(p, el);
+      }
+    } else {
+      form = null;
+      slot.innerHTML = mine && mine.answered && mine.answer && d.phase !== "over"
+        ? `<p class="tt-mine" data-testid="my-answer">${esc(t("tt.you_answered"))}: <q>${esc(mine.answer)}</q></p>` : "";
+    }
+
+    const main = root.querySelector(".tt-main");
+    main.innerHTML = me ? phoneMain(s, g, d, me, mine)
+      : `${d.phase === "over" ? ratingHtml(g, "tt-phone-result") : tilesHtml(s, g, d, g.players.filter((p) => p.answerer).length)}`;
+
+    main.querySelectorAll("[data-choice]").forEach((b) => {
+      b.onclick = () => { choice.index = Number(b.dataset.choice); PH.refresh(); };
+    });
+    const choose = main.querySelector("[data-testid=choose]");
+    if (choose) choose.onclick = () => { if (choice.index != null) send({ type: "choose", round: g.round, theme: choice.index }); };
+    const close = main.querySelector("[data-testid=close-answers]");
+    if (close) close.onclick = () => send({ type: "close_answers", round: g.round });
+    main.querySelectorAll("[data-pick]").forEach((b) => {
+      b.onclick = () => { b.disabled = true; send({ type: "pick", round: g.round, seat: b.dataset.pick }); };
+    });
+    const confirmBtn = main.querySelector("[data-testid=confirm]");
+    if (confirmBtn) confirmBtn.onclick = () => { confirmBtn.disabled = true; send({ type: "confirm", round: g.round, seat: confirmBtn.dataset.seat }); };
+    const undo = main.querySelector("[data-testid=undo]");
+    if (undo) undo.onclick = () => send({ type: "undo", round: g.round });
+    const next = main.querySelector("[data-testid=next-round]");
+    if (next) next.onclick = () => { next.disabled = true; send({ type: "next_round", round: g.round }); };
+  }
+
+  // --- lobby options ---------------------------------------------------------------------------
+
+  function lobby(root, s) {
+    const o = Object.assign({ first_captain: "random", rounds: "five", themes: "ja" }, s.party.options || {});
+    const roster = s.party.roster;
+    const capName = o.first_captain === "random" ? t("tt.opt.random") : PH.nameOf(s, o.first_captain);
+    if (!s.host) {
+      root.innerHTML = `<p class="tt-opts-line small" data-testid="tt-options">${esc(t("tt.opt.first_captain"))}: ${esc(capName)} ·
+        ${esc(t("tt.opt.rounds." + o.rounds))} · ${esc(t("tt.opt.themes"))}: ${esc(t("tt.opt.lang." + o.themes))}</p>`;
+      return;
+    }
+    if (!root.querySelector(".tt-opts")) {
+      root.innerHTML = `<div class="tt-opts" data-testid="tt-options">
+        <label title="${esc(t("tt.opt.first_hint"))}">${esc(t("tt.opt.first_captain"))} <select data-opt="first_captain" data-testid="opt-first-captain"></select></label>
+        <label>${esc(t("tt.opt.rounds"))} <select data-opt="rounds" data-testid="opt-rounds">
+          <option value="five">${esc(t("tt.opt.rounds.five"))}</option><option value="players">${esc(t("tt.opt.rounds.players"))}</option></select></label>
+        <label>${esc(t("tt.opt.themes"))} <select data-opt="themes" data-testid="opt-themes">
+          <option value="ja">${esc(t("tt.opt.lang.ja"))}</option><option value="en">${esc(t("tt.opt.lang.en"))}</option></select></label>
+        <small>${esc(t("tt.opt.first_captain"))}: ${esc(t("tt.opt.first_hint"))}</small>
+      </div>`;
+      root.querySelectorAll("select[data-opt]").forEach((sel) => {
+        sel.onchange = () => {
+          const next = {};
+          root.querySelectorAll("select[data-opt]").forEach((x) => { next[x.dataset.opt] = x.value; });
+          PH.setOptions(next);
+        };
+      });
+    }
+    const cap = root.querySelector("[data-opt=first_captain]");
+    const want = [["random", t("tt.opt.random")], ...roster.map((r) => [r.seat, r.name])];
+    if (o.first_captain !== "random" && !roster.some((r) => r.seat === o.first_captain)) want.push([o.first_captain, capName]);
+    const sig = JSON.stringify(want);
+    if (cap.dataset.sig !== sig && document.activeElement !== cap) {
+      cap.dataset.sig = sig;
+      cap.innerHTML = want.map(([v, label]) => `<option value="${esc(v)}">${esc(label)}</option>`).join("");
+    }
+    root.querySelectorAll("select[data-opt]").forEach((sel) => {
+      if (document.activeElement !== sel && sel.value !== o[sel.dataset.opt]) sel.value = o[sel.dataset.opt];
+    });
+  }
+
+  PH.games.top_ten = { phone, tv, lobby };
+})();
