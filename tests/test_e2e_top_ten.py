@@ -24,13 +24,15 @@ NAMES = ["あき", "Ben", "ちか", "Dan", "えま"]
 ANSWERS = ["富士山に登る", "a quiet nap", "カレーを作る", "", "宇宙旅行"]
 
 
-def peek_number(ph: Phone) -> int:
+def peek_number(ph: Phone, picture: str = "") -> int:
     """Tap the hidden card, read the number, tap again to hide it."""
     card = ph.page.get_by_test_id("peek")
     expect(card).to_be_visible()
     expect(card.get_by_test_id("my-number")).to_have_count(0)  # hidden until tapped
     card.tap()
     value = int(card.get_by_test_id("my-number").inner_text())
+    if picture:
+        shot(ph.page, picture)
     assert 1 <= value <= 10
     card.tap()
     expect(ph.page.get_by_test_id("my-number")).to_have_count(0)
@@ -85,8 +87,12 @@ def test_top_ten_full_game_five_phones(server, browser, pw):
             for ph in order:
                 i = phones.index(ph)
                 seat = seats[i]
-                numbers[seat] = peek_number(ph)
                 text = ANSWERS[(i + rnd) % 5]
+                picture = ""
+                if rnd == 1 and ph is order[1]:
+                    ph.page.get_by_test_id("answer-input").fill(text)  # typed, not sent yet
+                    picture = "top_ten-phone-answer.png"
+                numbers[seat] = peek_number(ph, picture)
                 if text:
                     ph.page.get_by_test_id("answer-input").fill(text)
                     ph.page.get_by_test_id("answer-send").tap()
@@ -200,3 +206,63 @@ def test_answer_field_ime_enter_does_not_submit(server, browser, pw, sio_peer):
         assert not problems, problems
     finally:
         close_all(tv, ph.page)
+
+
+# --- the TV fits 1280x720 with nine players, long names and long answers -------------------------
+
+_OUTSIDE = """() => [...document.querySelectorAll('.tt.tv > *, .tt-p, .tt-p .who, .tt-p .num, .tt-theme, .tt-poles, .tile, .tt-tokens')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5);
+  }).map((el) => el.className.baseVal !== undefined ? "svg" : el.className + ": " + el.textContent.trim().slice(0, 24))"""
+_UNDER_CORNER = """() => { const c = document.querySelector(".corner").getBoundingClientRect();
+  return [...document.querySelectorAll(".tt-p, .tt-theme, .tt-reveals .tile, .tt-rating, .tt-history li, .tt-head")].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.left < c.right && r.right > c.left && r.top < c.bottom && r.bottom > c.top; }).map((el) => el.className); }"""
+_OVERLAPS = """() => { const els = [...document.querySelectorAll(".tt-head, .tt-centre > *, .tt-reveals, .tt-players, .tt-note")];
+  const out = []; for (let i = 0; i < els.length; i++) for (let j = i + 1; j < els.length; j++) {
+    const a = els[i].getBoundingClientRect(), b = els[j].getBoundingClientRect();
+    if (a.height && b.height && a.left < b.right - 1 && a.right > b.left + 1 && a.top < b.bottom - 1 && a.bottom > b.top + 1)
+      out.push(els[i].className + " / " + els[j].className); } return out; }"""
+
+
+def test_tv_fits_nine_players_with_long_answers(server, browser, sio_peer, tmp_path):
+    srv = server(mode="eventlet", seed=9)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    names = [f"{'ながいなまえ' if i % 2 else 'Longname'}{i}さんです" [:16] for i in range(9)]
+    peers = []
+    try:
+        for name in names:
+            peer = sio_peer(srv.url, {"role": "phone", "token": None, "lang": "ja"}, name)
+            assert peer.send("join", {"name": name})["ok"]
+            peers.append(peer)
+        tv.locator("[data-choose=top_ten]").click()
+        tv.get_by_test_id("opt-first-captain").select_option("s1")
+        expect(tv.get_by_test_id("start")).to_be_enabled()
+        tv.screenshot(path=str(tmp_path / "tv-lobby-nine.png"), animations="disabled")  # for a person, not docs/
+        issues = [f"lobby: {x}" for x in tv.evaluate(_OUTSIDE.replace(".tt.tv > *, .tt-p, .tt-p .who, .tt-p .num, .tt-theme, .tt-poles, .tile, .tt-tokens", ".tt-opts *"))]
+        tv.get_by_test_id("start").click()
+        cap = peers[0]
+        cap.wait_state(lambda s: s["game"] and s["game"]["phase"] == "choose", "choose")
+        assert cap.act(type="choose", round=1, theme=0)["ok"]
+        long = "とても長い答えをここに書いてテレビの表示が崩れないか確かめるための文章です。まだまだ続きます"
+        for i, peer in enumerate(peers[1:], start=1):
+            assert peer.act(type="answer", round=1, text=(long if i % 3 else "short"))["ok"]
+        numbers = {}
+        for i, peer in enumerate(peers[1:], start=1):
+            numbers[f"s{i + 1}"] = peer.wait_state(lambda s: s["game"]["number"], "number")["game"]["number"]
+        calls = sorted(numbers, key=numbers.get)
+        for k, seat in enumerate(calls[:5]):
+            assert cap.act(type="pick", round=1, seat=seat)["ok"]
+            assert cap.act(type="confirm", round=1, seat=seat)["ok"]
+            expect(tv.get_by_test_id("tt-tile")).to_have_count(k + 1, timeout=8_000)
+        assert cap.act(type="pick", round=1, seat=calls[5])["ok"]
+        expect(tv.get_by_test_id(f"tt-player-{calls[5]}")).to_have_class(re.compile(r"\bpending\b"))
+        shot(tv, "top_ten-tv-nine.png")
+        issues += [f"cut off: {x}" for x in tv.evaluate(_OUTSIDE)]
+        issues += [f"under the corner: {x}" for x in tv.evaluate(_UNDER_CORNER)]
+        issues += [f"overlap: {x}" for x in tv.evaluate(_OVERLAPS)]
+        assert not problems, problems
+        assert not issues, "\n".join(issues)
+    finally:
+        close_all(tv)

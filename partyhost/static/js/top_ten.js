@@ -422,7 +422,6 @@
           <option value="five">${esc(t("tt.opt.rounds.five"))}</option><option value="players">${esc(t("tt.opt.rounds.players"))}</option></select></label>
         <label>${esc(t("tt.opt.themes"))} <select data-opt="themes" data-testid="opt-themes">
           <option value="ja">${esc(t("tt.opt.lang.ja"))}</option><option value="en">${esc(t("tt.opt.lang.en"))}</option></select></label>
-        <small>${esc(t("tt.opt.first_captain"))}: ${esc(t("tt.opt.first_hint"))}</small>
       </div>`;
       root.querySelectorAll("select[data-opt]").forEach((sel) => {
         sel.onchange = () => {
