@@ -190,7 +190,8 @@
     }
 
     let note = "";
-    if (d.phase === "answer") note = `${esc(t("tt.answers_in", { done, total: answerers }))} · ${esc(t("tt.answer_rule"))}`;
+    const capWaits = g.players.some((p) => p.seat === g.captain && p.answerer && !p.answered);
+    if (d.phase === "answer") note = `${esc(t(capWaits ? "tt.captain_first_note" : "tt.answers_in", { done, total: answerers }))} · ${esc(t("tt.answer_rule"))}`;
     else if (d.phase === "order") note = d.drum ? "" : g.pending ? esc(t("tt.pointing", { name: nameOf(s, g.pending) })) : esc(t("tt.ordering", { name: capName }));
     else if (d.phase === "round_over") note = `${esc(t("tt.round_over", { round: g.round }))} · ${esc(t("tt.next_wait", { name: nameOf(s, g.next_captain) }))}`;
     else if (d.phase === "over") note = esc(t("tt.next_by_host"));
@@ -304,7 +305,7 @@
       const done = answerers.filter((p) => p.answered).length;
       const list = `<ul class="tt-list">${answerers.map((p) => `<li class="${p.answered ? "answered" : ""}"><span class="dot" style="background:${colour(s, p.seat)}"></span>
         <span class="who">${p.seat === g.captain ? CROWN : ""}${esc(nameOf(s, p.seat))}</span><span class="ans">${answerText(p)}</span></li>`).join("")}</ul>`;
-      const close = isCap && (!mine || mine.answered)
+      const close = isCap && (!mine || !mine.answerer || mine.answered)
         ? `<button data-testid="close-answers">${esc(t("tt.close_answers"))}</button>` : "";
       return `<p class="small" data-testid="tt-answers-in">${esc(t("tt.answers_in", { done, total: answerers.length }))}</p>${list}${close ? `<div class="row">${close}</div>` : ""}`;
     }
