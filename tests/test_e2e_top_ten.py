@@ -11,6 +11,7 @@ docs/screenshots/top_ten-*.png with ``PARTYHOST_SHOTS=docs`` (``make screenshots
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -225,7 +226,7 @@ _OVERLAPS = """() => { const els = [...document.querySelectorAll(".tt-head, .tt-
       out.push(els[i].className + " / " + els[j].className); } return out; }"""
 
 
-def test_tv_fits_nine_players_with_long_answers(server, browser, sio_peer, tmp_path):
+def test_tv_fits_nine_players_with_long_answers(server, browser, pw, sio_peer, tmp_path):
     srv = server(mode="eventlet", seed=9)
     problems: list[str] = []
     tv = open_tv(browser, srv, problems)
@@ -259,6 +260,22 @@ def test_tv_fits_nine_players_with_long_answers(server, browser, sio_peer, tmp_p
         assert cap.act(type="pick", round=1, seat=calls[5])["ok"]
         expect(tv.get_by_test_id(f"tt-player-{calls[5]}")).to_have_class(re.compile(r"\bpending\b"))
         shot(tv, "top_ten-tv-nine.png")
+        # the captain of nine, on an English phone: no number, the calling view with the pending call
+        token = next(w["token"] for w in cap.welcomes if w.get("token"))
+        ctx = browser.new_context(**pw.devices["Pixel 7"])
+        ctx.add_init_script(f"localStorage.setItem('ph.token', {json.dumps(token)}); localStorage.setItem('ph.lang', 'en');")
+        page = ctx.new_page()
+        watch(page, "captain phone", problems)
+        page.goto(srv.lan_url + "/")
+        expect(page.get_by_test_id("tt-captain")).to_have_text("You are the captain")
+        expect(page.get_by_test_id("no-number")).to_be_visible()
+        expect(page.get_by_test_id("peek")).to_have_count(0)
+        expect(page.get_by_test_id("confirm")).to_contain_text("Reveal")
+        expect(page.locator("[data-testid^=pick-]")).to_have_count(3)
+        shot(page, "top_ten-phone-captain-nine-en.png")
+        page.get_by_test_id("undo").tap()
+        expect(tv.get_by_test_id(f"tt-player-{calls[5]}")).not_to_have_class(re.compile(r"\bpending\b"))
+        ctx.close()
         issues += [f"cut off: {x}" for x in tv.evaluate(_OUTSIDE)]
         issues += [f"under the corner: {x}" for x in tv.evaluate(_UNDER_CORNER)]
         issues += [f"overlap: {x}" for x in tv.evaluate(_OVERLAPS)]
