@@ -195,6 +195,7 @@
     else if (d.phase === "order") note = d.drum ? "" : g.pending ? esc(t("tt.pointing", { name: nameOf(s, g.pending) })) : esc(t("tt.ordering", { name: capName }));
     else if (d.phase === "round_over") note = `${esc(t("tt.round_over", { round: g.round }))} · ${esc(t("tt.next_wait", { name: nameOf(s, g.next_captain) }))}`;
     else if (d.phase === "over") note = esc(t("tt.next_by_host"));
+    if (g.last_event && g.last_event.kind === "left") note = `${esc(t("tt.left", { name: nameOf(s, g.last_event.seat) }))}${note ? " · " + note : ""}`;
     const hostNext = s.host && d.phase === "round_over"
       ? `<button class="small" data-tt-host-next="1" data-testid="tt-host-next">${esc(t("tt.host_next"))}</button>` : "";
 
