@@ -102,6 +102,11 @@ def test_top_ten_full_game_five_phones(server, browser, pw):
                 else:
                     ph.page.get_by_test_id("out-loud").tap()
                     expect(tv.get_by_test_id(f"tt-player-{seat}")).to_have_class(re.compile(r"\banswered\b"))
+                    if rnd == 3:  # said out loud, then written down for the TV (once)
+                        ph.page.get_by_test_id("answer-input").fill("あとで書いた")
+                        ph.page.get_by_test_id("answer-send").tap()
+                        expect(tv.get_by_test_id(f"tt-answer-{seat}")).to_contain_text("あとで書いた")
+                        expect(ph.page.get_by_test_id("answer-form")).to_have_count(0)
                 if rnd == 1 and ph is order[2]:
                     shot(tv, "top_ten-tv-answers.png")
             assert sorted(numbers.values()) == sorted(set(numbers.values())), numbers
@@ -198,8 +203,11 @@ def test_answer_field_ime_enter_does_not_submit(server, browser, pw, sio_peer):
         page.wait_for_timeout(150)
         expect(field).to_have_value("ふじさん")
         expect(tv.get_by_test_id("tt-answer-s1")).not_to_contain_text("ふじさん")
-        # a redraw (another phone's state change) keeps the typed text and the focus
-        peers[0].wait_state(lambda s: s["game"] and s["game"]["phase"] == "answer", "answer phase")
+        # a redraw (another phone drops off: the roster changes) keeps the typed text and the focus
+        peers[2].close()
+        expect(tv.locator(".corner-roster li.away")).to_have_count(1)
+        expect(field).to_have_value("ふじさん")
+        assert page.evaluate("document.activeElement && document.activeElement.dataset.testid") == "answer-input"
         field.dispatch_event("compositionend", {"data": "富士山"})
         field.fill("富士山")
         field.press("Enter")

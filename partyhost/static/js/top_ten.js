@@ -163,9 +163,11 @@
       <span class="m ${h.mistakes ? "bad" : ""}">${esc(t("tt.mistakes", { count: h.mistakes }))}</span></li>`).join("")}</ol>`;
   }
 
-  function answerText(p) {
+  /* an answer beside its name; an empty one was said out loud (or shown, for a gesture theme) */
+  function answerText(p, g) {
     if (!p.answered) return `<em class="thinking">${esc(t("tt.not_answered"))}</em>`;
-    return p.answer ? `<q>${esc(p.answer)}</q>` : `<em>${esc(t("tt.said_out_loud"))}</em>`;
+    const gesture = g && g.theme && g.theme.mode === "gesture";
+    return p.answer ? `<q>${esc(p.answer)}</q>` : `<em>${esc(t(gesture ? "tt.said_gesture" : "tt.said_out_loud"))}</em>`;
   }
 
   // --- TV --------------------------------------------------------------------------------------
@@ -206,7 +208,7 @@
         r ? "revealed" : "", away.has(p.seat) ? "away" : "", isCap ? "captain" : "", p.answerer ? "" : "no-number"].join(" ");
       return `<li class="tt-p ${cls}" data-seat="${esc(p.seat)}" data-testid="tt-player-${esc(p.seat)}" style="--c:${colour(s, p.seat)}">
         <span class="who">${isCap ? CROWN : ""}<span class="nm">${esc(nameOf(s, p.seat))}</span>${p.answered && p.answerer ? `<span class="ok" title="${esc(t("tt.answered"))}">✔</span>` : ""}</span>
-        <span class="ans" data-testid="tt-answer-${esc(p.seat)}">${p.answerer ? (g.phase === "choose" ? "" : answerText(p)) : `<em>${esc(t("tt.captain"))}</em>`}</span>
+        <span class="ans" data-testid="tt-answer-${esc(p.seat)}">${p.answerer ? (g.phase === "choose" ? "" : answerText(p, g)) : `<em>${esc(t("tt.captain"))}</em>`}</span>
         ${r ? `<span class="num ${r.mistake ? "bad" : ""}">${r.number}</span>` : ""}
       </li>`;
     }).join("");
@@ -252,7 +254,7 @@
         <input data-testid="answer-input" maxlength="60" enterkeyhint="send" autocomplete="off"
                placeholder="${esc(t("tt.answer_placeholder"))}">
         <div class="row"><button type="submit" class="primary" data-testid="answer-send">${esc(t(mode === "write" ? "tt.write_it" : "tt.send"))}</button>
-        ${mode === "new" ? `<button type="button" data-testid="out-loud">${esc(t("tt.out_loud"))}</button>` : ""}</div>`;
+        ${mode === "new" ? `<button type="button" data-testid="out-loud">${esc(t(g.theme && g.theme.mode === "gesture" ? "tt.did_gesture" : "tt.out_loud"))}</button>` : ""}</div>`;
       const input = el.querySelector("input");
       let composing = false;
       input.addEventListener("compositionstart", () => { composing = true; });
@@ -305,7 +307,7 @@
     if (d.phase === "answer") {
       const done = answerers.filter((p) => p.answered).length;
       const list = `<ul class="tt-list">${answerers.map((p) => `<li class="${p.answered ? "answered" : ""}"><span class="dot" style="background:${colour(s, p.seat)}"></span>
-        <span class="who">${p.seat === g.captain ? CROWN : ""}${esc(nameOf(s, p.seat))}</span><span class="ans">${answerText(p)}</span></li>`).join("")}</ul>`;
+        <span class="who">${p.seat === g.captain ? CROWN : ""}${esc(nameOf(s, p.seat))}</span><span class="ans">${answerText(p, g)}</span></li>`).join("")}</ul>`;
       const close = isCap && (!mine || !mine.answerer || mine.answered)
         ? `<button data-testid="close-answers">${esc(t("tt.close_answers"))}</button>` : "";
       return `<p class="small" data-testid="tt-answers-in">${esc(t("tt.answers_in", { done, total: answerers.length }))}</p>${list}${close ? `<div class="row">${close}</div>` : ""}`;
@@ -322,7 +324,7 @@
           : `<p class="small">${esc(t("tt.pick_hint"))}</p>`}
         <ul class="tt-pickers">${left.map((p) => `<li><button type="button" class="tt-pick ${pending === p.seat ? "on" : ""}" data-pick="${esc(p.seat)}"
             data-testid="pick-${esc(p.seat)}" style="--c:${colour(s, p.seat)}" ${pending ? "disabled" : ""}>
-            <b>${esc(nameOf(s, p.seat))}${p.seat === me ? ` <small>(${esc(t("mind.you"))})</small>` : ""}</b><span>${answerText(p)}</span></button></li>`).join("")}</ul>`;
+            <b>${esc(nameOf(s, p.seat))}${p.seat === me ? ` <small>(${esc(t("mind.you"))})</small>` : ""}</b><span>${answerText(p, g)}</span></button></li>`).join("")}</ul>`;
     }
     /* round over */
     const next = g.next_captain === me
@@ -373,9 +375,10 @@
     else if (mine && mine.answerer && mine.answered && mine.answer === "" && ["answer", "order", "round_over"].includes(g.phase)) mode = "write";
     if (mode) {
       const el = answerForm(s, g, me, mode);
-      if (slot.firstChild !== el) { slot.innerHTML = ""; slot.appendChild(el); }
+      if (el.parentNode !== slot) { slot.innerHTML = ""; slot.appendChild(el); } /* never move a form being typed in */
       if (mode === "write" && !slot.querySelector(".tt-mine")) {
-        const p = document.createElement("p"); p.className = "tt-mine small"; p.textContent = `${t("tt.you_answered")}: ${t("tt.said_out_loud")}`;
+        const p = document.createElement("p"); p.className = "tt-mine small";
+        p.textContent = `${t("tt.you_answered")}: ${t(g.theme && g.theme.mode === "gesture" ? "tt.said_gesture" : "tt.said_out_loud")}`;
         slot.insertBefore(p, el);
       }
     } else {
