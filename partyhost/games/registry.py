@@ -11,9 +11,10 @@ from functools import lru_cache
 from jsonschema import Draft202012Validator
 
 from .base import Game, RuleError
+from .decrypto import Decrypto
 from .the_mind import TheMind
 
-GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind,)}
+GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind, Decrypto)}
 """Registry key → game class, in the order the lobby lists them."""
 
 
