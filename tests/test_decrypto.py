@@ -374,8 +374,9 @@ def test_a_team_with_two_of_each_goes_to_the_tie_break():
 
 def test_two_interceptions_against_two_miscommunications_of_the_other_is_a_plain_win():
     g = make(4, seed=1)
+    play_round(g)
     play_round(g, black=(False, True))
-    play_round(g, black=(False, True))
+    play_round(g, black=(False, True))  # white's 2nd interception and black's 2nd miscommunication
     assert g.over and g.result["winner"] == "white" and g.result["reason"] == "intercepted"
 
 
