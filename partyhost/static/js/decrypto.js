@@ -110,7 +110,7 @@
   function statusHtml(s, g, mine) {
     const teamBox = (team) => {
       const role = g.variant === "three" && !g.encrypting.includes(team) ? t("dc.interceptor_side") : "";
-      return `<div class="dc-team team-${team} ${g.active === team ? "up" : ""} ${mine === team ? "mine" : ""}">
+      return `<div class="dc-team team-${team} ${g.active === team && (g.phase === "guess" || g.phase === "reveal") ? "up" : ""} ${mine === team ? "mine" : ""}">
         <span class="tname">${esc(teamName(team))}${role ? ` <small>${esc(role)}</small>` : ""}</span>
         <span class="tmembers">${esc(names(s, g.teams[team]))}</span>
         ${tokensHtml(g, team)}</div>`;
@@ -125,12 +125,13 @@
   /* The clue sheet of one team: four columns (keyword numbers), each clue under the number the
      revealed code gave it, tagged with its round; the team's own phones see the keywords. */
   function sheetHtml(g, team, keywords, extraClass) {
+    const mine = (extraClass || "").includes("mine") && g.phase !== "over";
     const cols = [[], [], [], []];
     const entries = g.sheet[team] || [];
     for (const e of entries) e.code.forEach((d, i) => cols[d - 1].push({ round: e.round, clue: e.clues[i] }));
     const codes = entries.map((e) => `<span class="${e.miscommunicated ? "mis" : ""} ${e.intercepted ? "int" : ""}">${e.round}: <b>${codeText(e.code)}</b></span>`).join("");
     return `<section class="dc-sheet team-${team} ${extraClass || ""}" data-testid="sheet-${team}">
-      <h3>${esc(t("dc.sheet_of", { team: teamName(team) }))}${keywords ? ` <small>${esc(t("dc.sheet_yours"))}</small>` : ""}</h3>
+      <h3>${esc(t("dc.sheet_of", { team: teamName(team) }))}${mine ? ` <small>${esc(t("dc.sheet_yours"))}</small>` : ""}</h3>
       <div class="cols">${cols.map((c, i) => `<div class="col" data-testid="sheet-${team}-${i + 1}">
         <div class="kw"><b>${i + 1}</b>${keywords && keywords[i] ? `<span data-testid="sheet-kw-${i + 1}">${esc(keywords[i])}</span>` : ""}</div>
         <ol>${c.map((x) => `<li><i>${x.round}</i>${x.clue ? esc(x.clue) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</li>`).join("")}</ol></div>`).join("")}</div>
@@ -256,6 +257,23 @@
       <div class="dc-enc-status"></div></div>`;
   }
 
+  /* Enter moves to the next field (never submits); an IME's Enter that confirms a conversion
+     does nothing at all (isComposing / keyCode 229, and the composition events for browsers
+     that report neither). */
+  function wireEnter(inputs) {
+    let composing = false;
+    inputs.forEach((input, i) => {
+      input.addEventListener("compositionstart", () => { composing = true; });
+      input.addEventListener("compositionend", () => { composing = false; });
+      input.addEventListener("keydown", (e) => {
+        if (e.key !== "Enter") return;
+        e.preventDefault();
+        if (composing || e.isComposing || e.keyCode === 229) return;
+        if (i < inputs.length - 1) inputs[i + 1].focus(); else input.blur();
+      });
+    });
+  }
+
   function wireEncryptor(main, round) {
     const inputs = [...main.querySelectorAll("[data-clue]")];
     const values = () => inputs.map((x) => x.value);
@@ -267,15 +285,8 @@
         if (g && g.phase === "encrypt" && g.round === round && g.my_clues && !g.my_clues.final) PH.act({ type: "clues", round, clues: values(), final: false });
       }, 700);
     };
-    inputs.forEach((input, i) => {
-      input.addEventListener("input", save);
-      input.addEventListener("keydown", (e) => {
-        if (e.key !== "Enter") return;
-        e.preventDefault();
-        if (e.isComposing || e.keyCode === 229) return; /* an IME's Enter confirms a conversion */
-        if (i < inputs.length - 1) inputs[i + 1].focus(); else input.blur();
-      });
-    });
+    inputs.forEach((input) => input.addEventListener("input", save));
+    wireEnter(inputs);
     const send = main.querySelector("[data-send-clues]");
     send.onclick = () => {
       clearTimeout(clueSave);
@@ -300,18 +311,11 @@
   function wireKw(main) {
     const inputs = [...main.querySelectorAll("[data-kw]")];
     const values = () => inputs.map((x) => x.value);
-    inputs.forEach((input, i) => {
-      input.addEventListener("input", () => {
-        clearTimeout(kwSave);
-        kwSave = setTimeout(() => { kwSave = null; PH.act({ type: "kw_guess", words: values(), final: false }); }, 600);
-      });
-      input.addEventListener("keydown", (e) => {
-        if (e.key !== "Enter") return;
-        e.preventDefault();
-        if (e.isComposing || e.keyCode === 229) return;
-        if (i < inputs.length - 1) inputs[i + 1].focus(); else input.blur();
-      });
-    });
+    inputs.forEach((input) => input.addEventListener("input", () => {
+      clearTimeout(kwSave);
+      kwSave = setTimeout(() => { kwSave = null; PH.act({ type: "kw_guess", words: values(), final: false }); }, 600);
+    }));
+    wireEnter(inputs);
     const lock = main.querySelector("[data-kw-lock]");
     lock.onclick = () => {
       clearTimeout(kwSave);
@@ -388,6 +392,7 @@
         body += `${cluesHtml(g, false)}<p class="note">${esc(t(g.round < 2 ? "dc.no_intercept_round1" : "dc.wait.other"))}</p>`;
       }
       body += `<p class="note" data-testid="waiting">${esc(wait)}</p>`;
+      if (g.my_code && g.my_clues && g.active !== g.team) body += myTurnLater(g);
     } else if (g.phase === "reveal") {
       body = `${revealHtml(s, g, false)}
         <button class="primary big" data-next="1" data-testid="next">${esc(t("dc.next"))}</button>
@@ -401,9 +406,17 @@
     setHtml(main, body);
   }
 
+  /* The encryptor whose clues come next keeps them (and the code) in view, still secret. */
+  function myTurnLater(g) {
+    return `<div class="dc-later"><p class="small">${esc(t("dc.later"))}</p>
+      <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
+  }
+
   function phoneSheets(s, g) {
     const mine = g.team;
-    const order = mine ? [mine, mine === "white" ? "black" : "white"] : TEAMS;
+    const theirs = mine === "white" ? "black" : "white";
+    /* guessing the other team's keywords, their clues come first */
+    const order = !mine ? TEAMS : g.phase === "keywords" ? [theirs, mine] : [mine, theirs];
     return order.filter((team) => g.encrypting.includes(team))
       .map((team) => sheetHtml(g, team, team === mine ? g.my_keywords : g.keywords && g.keywords[team], team === mine ? "mine" : "")).join("");
   }
@@ -495,8 +508,8 @@
     }
     if (g.phase === "reveal") {
       return `<div class="dc-stage-reveal">${revealHtml(s, g, true)}
-        ${s.host ? `<button class="primary" data-tv-next="1" data-testid="tv-next">${esc(t("dc.next"))}</button>` : ""}
-        <span class="small" data-deadline="${g.reveal_deadline}" data-label="dc.next_in"></span></div>`;
+        <div class="dc-next-row">${s.host ? `<button class="primary" data-tv-next="1" data-testid="tv-next">${esc(t("dc.next"))}</button>` : ""}
+        <span class="small" data-deadline="${g.reveal_deadline}" data-label="dc.next_in"></span></div></div>`;
     }
     return `<div class="dc-stage-tie"><h2>${esc(t("dc.tv.tie"))}</h2><p>${esc(t("dc.why." + (g.tie && g.tie.why || "rounds")))}</p>
       <p class="big">${esc(t(g.phase === "judge" ? "dc.tv.judge" : "dc.tv.kw"))}</p><p class="note">${esc(wait)}</p></div>`;
