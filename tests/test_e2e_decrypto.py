@@ -274,3 +274,50 @@ def test_eight_rounds_then_keyword_tie_break_on_the_phones(server, browser, pw, 
         assert not problems, problems
     finally:
         close_all(tv, *(ph.page for ph in phones))
+
+
+# --- three players: two encrypt, one intercepts -------------------------------------------------
+
+
+def test_three_players_lone_interceptor_wins_in_round_two(server, browser, pw):
+    """あき and ちか (white) encrypt and decode; Ben intercepts alone. Round 1: white decodes
+    wrong, a token for Ben; round 2: Ben intercepts, his second token: he wins."""
+    srv = server(mode="eventlet", seed=303)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    phones = [Phone(browser, pw, srv.lan_url, n, problems) for n in NAMES[:3]]
+    try:
+        for ph in phones:
+            ph.join()
+        tv.locator("[data-choose=decrypto]").click()
+        expect(tv.get_by_test_id("lobby-black")).to_contain_text("Ben")
+        tv.get_by_test_id("start").click()
+        team, lone = [phones[0], phones[2]], phones[1]
+        expect(lone.page.get_by_test_id("sheet-black")).to_have_count(0)  # the lone player has no words
+        expect(lone.page.get_by_test_id("sheet-white").locator("[data-testid^=sheet-kw-]")).to_have_count(0)
+        for rnd in (1, 2):
+            enc, dec = team[(rnd - 1) % 2], team[rnd % 2]
+            expect(enc.page.get_by_test_id("encryptor")).to_be_visible()
+            code = digits(enc.page)
+            for i, clue in enumerate(CLUE_POOL[3 * rnd : 3 * rnd + 3]):
+                enc.page.get_by_test_id(f"clue-{i}").fill(clue)
+            enc.page.get_by_test_id("send-clues").tap()
+            expect(dec.page.get_by_test_id("guess-panel")).to_be_visible()
+            if rnd == 1:
+                expect(lone.page.get_by_test_id("guess-panel")).to_have_count(0)
+                pick(dec.page, list(reversed(code)))  # a miscommunication
+                dec.page.get_by_test_id("lock").tap()
+                expect(tv.get_by_test_id("tokens-black").locator("b")).to_have_text("1")
+                lone.page.get_by_test_id("next").tap()
+            else:
+                pick(lone.page, code)
+                shot(lone.page, "decrypto-phone-interceptor.png")
+                shot(tv, "decrypto-tv-three.png")
+                pick(dec.page, code)
+                dec.page.get_by_test_id("lock").tap()
+                lone.page.get_by_test_id("lock").tap()
+        expect(tv.get_by_test_id("dc-result")).to_contain_text("Ben")
+        expect(tv.get_by_test_id("tokens-black").locator("b")).to_have_text("2")
+        assert not problems, problems
+    finally:
+        close_all(tv, *(ph.page for ph in phones))

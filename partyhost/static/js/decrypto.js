@@ -466,7 +466,7 @@
       root.querySelector(".dc.phone").addEventListener("click", onPhoneClick);
     }
     feel(g);
-    const badge = g.team ? `<p class="dc-me team-${g.team}" data-testid="my-team">${esc(t("dc.you_are", { team: teamName(g.team) }))}${
+    const badge = g.team ? `<p class="dc-me team-${g.team}" data-testid="my-team">${esc(g.variant === "three" && !g.encrypting.includes(g.team) ? t("dc.you_are_interceptor", { team: teamName(g.team) }) : t("dc.you_are", { team: teamName(g.team) }))}${
       g.role === "encryptor" && g.phase !== "over" ? ` · <b>${esc(t("dc.role.encryptor"))}</b>` : ""}</p>` : "";
     setHtml(root.querySelector(".dc-head"), statusHtml(s, g, g.team) + badge);
     phoneMain(root.querySelector(".dc-main"), s, g);
