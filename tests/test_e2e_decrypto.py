@@ -279,7 +279,7 @@ def test_eight_rounds_then_keyword_tie_break_on_the_phones(server, browser, pw, 
 # --- three players: two encrypt, one intercepts -------------------------------------------------
 
 
-def test_three_players_lone_interceptor_wins_in_round_two(server, browser, pw):
+def test_three_players_lone_interceptor_wins_in_round_two(server, browser, pw, tmp_path):
     """あき and ちか (white) encrypt and decode; Ben intercepts alone. Round 1: white decodes
     wrong, a token for Ben; round 2: Ben intercepts, his second token: he wins."""
     srv = server(mode="eventlet", seed=303)
@@ -291,6 +291,11 @@ def test_three_players_lone_interceptor_wins_in_round_two(server, browser, pw):
             ph.join()
         tv.locator("[data-choose=decrypto]").click()
         expect(tv.get_by_test_id("lobby-black")).to_contain_text("Ben")
+        expect(phones[1].page.get_by_test_id("lobby-black")).to_contain_text("Ben")  # read-only on phones
+        expect(phones[1].page.get_by_test_id("move-s2")).to_have_count(0)
+        phones[1].page.screenshot(path=str(tmp_path / "phone-lobby.png"))
+        tv.get_by_test_id("dc-timer").check()  # the timer option reaches every screen
+        expect(phones[1].page.get_by_test_id("dc-timer")).to_be_checked()
         tv.get_by_test_id("start").click()
         team, lone = [phones[0], phones[2]], phones[1]
         expect(lone.page.get_by_test_id("sheet-black")).to_have_count(0)  # the lone player has no words
@@ -318,6 +323,9 @@ def test_three_players_lone_interceptor_wins_in_round_two(server, browser, pw):
                 lone.page.get_by_test_id("lock").tap()
         expect(tv.get_by_test_id("dc-result")).to_contain_text("Ben")
         expect(tv.get_by_test_id("tokens-black").locator("b")).to_have_text("2")
+        tv.get_by_test_id("lang").click()  # the TV in English
+        expect(tv.get_by_test_id("dc-result")).to_contain_text("the interceptor, wins")
+        tv.screenshot(path=str(tmp_path / "tv-three-en.png"), animations="disabled")
         assert not problems, problems
     finally:
         close_all(tv, *(ph.page for ph in phones))
