@@ -509,3 +509,13 @@ def test_leave_keeps_a_team_of_three_going_and_stops_when_a_team_would_be_one():
     g.leave(gone, 1.0)
     assert gone not in g.players and len(g.teams[team]) == 2
     refused(g, "cannot_continue", g.leave, g.teams[team][0], 2.0)
+
+
+def test_three_players_the_lone_player_may_be_white():
+    g = three(teams={"s1": "white", "s2": "black", "s3": "black"})
+    assert g.encrypting == ["black"] and g.keywords["white"] == []
+    write_all(g)
+    assert g.active == "black"
+    play_team(g, decode_ok=False)
+    assert g.tokens["white"]["interceptions"] == 1 and g.tokens["black"]["miscommunications"] == 1
+    assert g.view("s1")["my_keywords"] == [] and g.view("s1")["team"] == "white"
