@@ -221,9 +221,22 @@
   let clueSave = null; /* pending draft save of the clue fields (debounced) */
   let kwSave = null;
 
+  /* Taps faster than the server's answer build on each other: the last code this phone sent
+     counts until the server shows it (or 1.5 s pass: a refusal, or a teammate changed it). */
+  let pending = null;
+  const PENDING_MS = 1500;
+  function guessCode(g) {
+    const key = `${g.round}-${g.active}`;
+    if (pending && pending.key === key && Date.now() - pending.at < PENDING_MS) {
+      if (pending.code.join() !== g.my_guess.code.join()) return pending.code;
+    }
+    pending = null;
+    return g.my_guess.code;
+  }
+
   function pickerHtml(g) {
     const mine = g.my_guess;
-    const code = mine.code;
+    const code = mine.locked ? mine.code : guessCode(g);
     const rows = g.clues.map((c, i) => `<div class="dc-pick-row">
         <span class="clue"><span class="n">${i + 1}</span>${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span>
         <span class="digits">${[1, 2, 3, 4].map((d) => `<button class="digit ${code[i] === d ? "on" : ""}" data-pick="${i}" data-digit="${d}"
@@ -428,14 +441,17 @@
     const b = e.target.closest("button");
     if (!b || b.disabled) return;
     if (b.dataset.pick != null && g.my_guess) {
-      const code = g.my_guess.code.slice();
+      const code = guessCode(g).slice();
       const i = Number(b.dataset.pick), d = Number(b.dataset.digit);
       for (let k = 0; k < 3; k++) if (k !== i && code[k] === d) code[k] = 0; /* a digit once: it moves */
       code[i] = code[i] === d ? 0 : d;
+      pending = { key: `${g.round}-${g.active}`, code, at: Date.now() };
       PH.act({ type: "draft", round: g.round, team: g.active, code });
+      PH.refresh();
+      setTimeout(PH.refresh, PENDING_MS + 50);
     } else if (b.dataset.lock) {
       b.disabled = true;
-      PH.act({ type: "lock", round: g.round, team: g.active, code: g.my_guess.code }).then((r) => { if (!r.ok) b.disabled = false; });
+      PH.act({ type: "lock", round: g.round, team: g.active, code: guessCode(g) }).then((r) => { if (!r.ok) b.disabled = false; });
     } else if (b.dataset.next) {
       b.disabled = true;
       PH.act({ type: "next", round: g.round, team: g.active });
