@@ -237,10 +237,12 @@
   function pickerHtml(g) {
     const mine = g.my_guess;
     const code = mine.locked ? mine.code : guessCode(g);
+    /* decoders see their own keywords on the number buttons; interceptors only the numbers */
+    const labels = g.role === "decoder" && g.my_keywords.length === 4 ? g.my_keywords : null;
     const rows = g.clues.map((c, i) => `<div class="dc-pick-row">
         <span class="clue"><span class="n">${i + 1}</span>${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span>
         <span class="digits">${[1, 2, 3, 4].map((d) => `<button class="digit ${code[i] === d ? "on" : ""}" data-pick="${i}" data-digit="${d}"
-          data-testid="pick-${i}-${d}" ${mine.locked ? "disabled" : ""}>${d}</button>`).join("")}</span></div>`).join("");
+          data-testid="pick-${i}-${d}" ${mine.locked ? "disabled" : ""}>${d}${labels ? `<small>${esc(labels[d - 1])}</small>` : ""}</button>`).join("")}</span></div>`).join("");
     const full = code.every((d) => d) && new Set(code).size === 3;
     const by = mine.by ? t(mine.locked ? "dc.locked_by" : "dc.draft_by", { name: name(PH.last, mine.by) }) : t("dc.draft_shared");
     const kind = g.role === "interceptor" ? "intercept" : "decode";
