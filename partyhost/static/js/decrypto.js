@@ -430,8 +430,11 @@
   function phoneSheets(s, g) {
     const mine = g.team;
     const theirs = mine === "white" ? "black" : "white";
-    /* guessing the other team's keywords, their clues come first */
-    const order = !mine ? TEAMS : g.phase === "keywords" ? [theirs, mine] : [mine, theirs];
+    /* the sheet being reasoned from comes first: the team whose clues are up (an interceptor
+       reads the other team's), or the other team's when guessing their keywords */
+    const order = !mine ? TEAMS
+      : g.phase === "keywords" || ((g.phase === "guess" || g.phase === "reveal") && g.active === theirs) ? [theirs, mine]
+      : [mine, theirs];
     return order.filter((team) => g.encrypting.includes(team))
       .map((team) => sheetHtml(g, team, team === mine ? g.my_keywords : g.keywords && g.keywords[team], team === mine ? "mine" : "")).join("");
   }
