@@ -287,6 +287,8 @@ def test_reveal_moves_on_by_tap_by_host_or_by_time():
     write_all(g)
     play_team(g)
     refused(g, "dc_stale_team", act, g, "s2", "next", team="black")
+    refused(g, "bad_action", g.host_apply, {"type": "next", "round": 1}, 1.0)
+    refused(g, "unknown_action", g.host_apply, {"type": "lock"}, 1.0)
     g.host_apply({"type": "next", "round": 1, "team": "white"}, 1.0)
     assert g.phase == "guess" and g.active == "black"
     play_team(g, now=2.0)
@@ -411,6 +413,7 @@ def test_keyword_guesses_decide_a_tied_score_with_near_matches_accepted():
     assert g.phase == "judge"
     assert g.view(b[0])["my_judge"]["guesses"][1] == bw[1] + "s"
     refused(g, "dc_exact_match", act, g, b[0], "accept", number=1, accept=False)
+    refused(g, "dc_no_guess", act, g, b[0], "accept", number=3, accept=True)
     act(g, b[0], "accept", number=2, accept=True)  # black accepts white's near match
     act(g, b[0], "judged")
     refused(g, "dc_judged", act, g, b[1], "accept", number=3, accept=True)

@@ -226,6 +226,7 @@ class Decrypto(Game):
         kind: Draft202012Validator(schema) for kind, schema in ACTIONS.items()
     }
     _OPTIONS_VALIDATOR: ClassVar[Draft202012Validator] = Draft202012Validator(OPTIONS)
+    _HOST_VALIDATOR: ClassVar[Draft202012Validator] = Draft202012Validator(HOST_ACTIONS["next"])
 
     #: Loaded keyword decks by language (filled by :meth:`prepare` or on first use).
     DECKS: ClassVar[dict[str, list[str]]] = {}
@@ -377,8 +378,10 @@ class Decrypto(Game):
         """The host (TV) leaves a reveal: ``{"type": "next", "round", "team"}``."""
         if self.over:
             raise RuleError("game_over")
-        if action.get("type") != "next":
-            raise RuleError("unknown_action", type=str(action.get("type", ""))[:40])
+        if not isinstance(action, dict) or action.get("type") != "next":
+            raise RuleError("unknown_action", type=str((action or {}).get("type", ""))[:40])
+        if not self._HOST_VALIDATOR.is_valid(action):
+            raise RuleError("bad_action", type="next")
         self._do_next(None, action, float(now))
         self.version += 1
 
@@ -722,7 +725,8 @@ class Decrypto(Game):
     def _do_accept(self, seat: str, action: dict, now: float) -> None:
         """The team owning a keyword accepts (or not) a near match of the guess for it (§end;
         RULES.md). Exact matches always count. Raises ``"dc_not_now"``, ``"dc_judged"``
-        (the team already confirmed), ``"dc_exact_match"`` (cannot be refused)."""
+        (the team already confirmed), ``"dc_exact_match"`` (cannot be refused),
+        ``"dc_no_guess"`` (the guess is blank: nothing to accept)."""
         if self.phase != "judge":
             raise RuleError("dc_not_now")
         entry = self.judge[self.team_of(seat)]
@@ -731,6 +735,8 @@ class Decrypto(Game):
         i = action["number"] - 1
         if entry["exact"][i]:
             raise RuleError("dc_exact_match")
+        if not normalize(self.kw[other(self.team_of(seat))]["words"][i]):
+            raise RuleError("dc_no_guess")
         entry["accepted"][i] = bool(action["accept"])
 
     def _do_judged(self, seat: str, action: dict, now: float) -> None:

@@ -345,7 +345,7 @@
     return `<div class="dc-judge" data-testid="judge">
       <p class="dc-task">${esc(t("dc.task.judge"))}</p>
       <ol>${g.my_keywords.map((w, i) => `<li><span class="kw">${esc(w)}</span><span class="guess">${j.guesses[i] ? esc(j.guesses[i]) : "—"}</span>
-        ${j.exact[i] ? `<b class="ok">✔</b>` : `<button class="small ${j.accepted[i] ? "on" : ""}" data-accept="${i + 1}" data-value="${j.accepted[i] ? 0 : 1}" ${j.done ? "disabled" : ""}
+        ${j.exact[i] ? `<b class="ok">✔</b>` : !String(j.guesses[i] || "").trim() ? `<span></span>` : `<button class="small ${j.accepted[i] ? "on" : ""}" data-accept="${i + 1}" data-value="${j.accepted[i] ? 0 : 1}" ${j.done ? "disabled" : ""}
           data-testid="accept-${i + 1}">${esc(t(j.accepted[i] ? "dc.accepted" : "dc.accept"))}</button>`}</li>`).join("")}</ol>
       ${j.done ? `<p class="dc-locked">${esc(t("dc.judged"))}</p>` : `<button class="primary big" data-judged="1" data-testid="judged">${esc(t("dc.judge_done"))}</button>`}
     </div>`;
