@@ -202,7 +202,7 @@ def test_full_game_tv_and_four_phones(server, browser, pw, tmp_path):
 # --- a long game: eight rounds played fast through sockets, then the tie-break on the pages ------
 
 
-def test_eight_rounds_then_keyword_tie_break_on_the_phones(server, browser, pw, sio_peer):
+def test_eight_rounds_then_keyword_tie_break_on_the_phones(server, browser, pw, sio_peer, tmp_path):
     """Four browser phones join; a socket client per seat (same token, so the same seat) plays
     rounds 1–8 quickly with every decode right and every interception wrong (score 0 to 0), so the
     TV clue sheet fills up; then the tie-break runs on the pages: each team types its guesses of
@@ -264,12 +264,15 @@ def test_eight_rounds_then_keyword_tie_break_on_the_phones(server, browser, pw, 
         expect(phones[2].page.get_by_test_id("kw-1")).to_have_value(guesses["white"][1])
         shot(w, "decrypto-phone-keywords.png")
         w.get_by_test_id("kw-lock").tap()
-        expect(tv.get_by_test_id("dc-stage-tie") if False else tv.locator(".dc-stage-tie")).to_contain_text("黒チーム")
+        expect(tv.locator(".dc-stage-tie")).to_contain_text("黒チーム")  # whom the TV waits for
+        tv.screenshot(path=str(tmp_path / "tv-tie.png"), animations="disabled")
         b.get_by_test_id("kw-lock").tap()
         expect(b.get_by_test_id("judge")).to_be_visible()
         b.get_by_test_id("accept-2").tap()  # black accepts white's near match for keyword 2
         expect(b.get_by_test_id("accept-2")).to_have_class(re.compile(r"\bon\b"))
         shot(b, "decrypto-phone-judge.png")
+        expect(tv.locator(".dc-stage-tie")).to_contain_text(guesses["white"][1])  # answers are public now
+        tv.screenshot(path=str(tmp_path / "tv-judge.png"), animations="disabled")
         b.get_by_test_id("judged").tap()
         w.get_by_test_id("judged").tap()
         expect(tv.get_by_test_id("dc-result")).to_contain_text("白チーム")

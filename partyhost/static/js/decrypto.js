@@ -532,8 +532,11 @@
         <div class="dc-next-row">${s.host ? `<button class="primary" data-tv-next="1" data-testid="tv-next">${esc(t("dc.next"))}</button>` : ""}
         <span class="small" data-deadline="${g.reveal_deadline}" data-label="dc.next_in"></span></div></div>`;
     }
+    const answers = g.tie && g.tie.guesses ? `<div class="dc-kws">${TEAMS.map((team) => `
+      <div class="dc-kwlist team-${team}"><h4>${esc(t("dc.tv.answers", { team: teamName(team) }))}</h4>
+        <ol>${g.tie.guesses[team].map((w, i) => `<li>${w ? esc(w) : "—"} ${g.tie.accepted[team][i] ? `<b class="ok">✔</b>` : ""}</li>`).join("")}</ol></div>`).join("")}</div>` : "";
     return `<div class="dc-stage-tie"><h2>${esc(t("dc.tv.tie"))}</h2><p>${esc(t("dc.why." + (g.tie && g.tie.why || "rounds")))}</p>
-      <p class="big">${esc(t(g.phase === "judge" ? "dc.tv.judge" : "dc.tv.kw"))}</p><p class="note">${esc(wait)}</p></div>`;
+      <p class="big">${esc(t(g.phase === "judge" ? "dc.tv.judge" : "dc.tv.kw"))}</p>${answers}<p class="note">${esc(wait)}</p></div>`;
   }
 
   function tv(root, s) {
