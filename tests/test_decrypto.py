@@ -473,7 +473,7 @@ def test_three_players_the_team_wins_when_round_five_ends():
             assert not g.over
             act(g, lone, "next")
     assert g.over and g.result["winner"] == g.encrypting[0] and g.result["reason"] == "three_survived"
-    assert g.tokens[lone and other(g.encrypting[0])]["interceptions"] == 1
+    assert g.tokens[other(g.encrypting[0])]["interceptions"] == 1  # round 2's interception
 
 
 # --- refusals change nothing; snapshots ------------------------------------------------------
