@@ -11,10 +11,11 @@ from functools import lru_cache
 from jsonschema import Draft202012Validator
 
 from .base import Game, RuleError
+from .decrypto import Decrypto
 from .the_mind import TheMind
 from .top_ten import TopTen
 
-GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind, TopTen)}
+GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind, Decrypto, TopTen)}
 """Registry key → game class, in the order the lobby lists them."""
 
 

@@ -1,0 +1,895 @@
+"""Decrypto (デクリプト): pure rules of the two-team code game, and its 2-vs-1 variant.
+
+Sources. The rulebook ``shared/seeds/000_869e48370cc59a45.txt`` is the law; ``shared/RULES.md``
+section "Decrypto" settles what it leaves open for phones. Rulebook sections are cited by their
+headings in the seed file, in English:
+
+* §setup "秘密の4語と記録の準備" (teams as even as possible, 4 keywords per team fixed for the
+  game, a 24-card code deck per team, encryptors rotate within each team)
+* §clues "ヒントを作るときの約束" (3 clues in code order; no keyword itself; no repeated clue;
+  the optional 30-second timer, missing clues go blank)
+* §guess "白の出題、両チームの予想、答え合わせ" (white's clues first; the team decodes, the other
+  intercepts from round 2; reveal order interception, decode, code; the tokens)
+* §next "初手と次のラウンドの見え方" (black the same way; codes go back and are reshuffled)
+* §end "終了と同時成立の処理" (end check after both teams; the tie-break: score, then the
+  keyword guesses, then a shared win; 8 rounds at most)
+* §three "3人なら2人対1人" (the team of two encrypts, the lone interceptor takes a token for
+  each interception from round 2 and for each team miscommunication; 2 tokens or round 5)
+
+Words the code uses: a *team* is ``"white"`` or ``"black"``; the *encryptor* writes the clues;
+the team's other players *decode*; the other team *intercepts*. A *code* is a list of three
+distinct digits 1–4. Tokens are ``interceptions`` and ``miscommunications``.
+
+The class never reads a clock, never does I/O in the rules and never uses the global ``random``:
+the engine hands in ``now`` (game-clock seconds) and a ``random.Random`` kept for the codes. The
+keyword decks are read once by :meth:`Decrypto.prepare` (``games/data/decrypto_keywords.*.txt``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import unicodedata
+from importlib import resources
+from typing import Any, ClassVar
+
+from jsonschema import Draft202012Validator
+
+from .base import Game, RuleError
+
+# --- rules as data ---------------------------------------------------------------------------
+
+TEAMS: tuple[str, str] = ("white", "black")
+"""White reads its clues first every round (§guess)."""
+
+KEYWORDS_PER_TEAM = 4
+CODE_LENGTH = 3
+
+#: The code deck of each team: every ordering of three distinct digits from 1–4 (24 cards;
+#: research/rules-and-lexicons.md §3, RULES.md "Decrypto").
+CODE_DECK: tuple[tuple[int, int, int], ...] = tuple(itertools.permutations(range(1, 5), CODE_LENGTH))
+
+MAX_ROUNDS = 8  # §end
+MAX_ROUNDS_THREE = 5  # §three
+TOKENS_TO_WIN = 2  # two interceptions win (§end), two miscommunications lose
+TOKENS_TO_LOSE = 2
+TIMER_SECONDS = 30.0  # the sand timer (§clues), when the lobby option ``timer`` is on
+REVEAL_SECONDS = 25.0  # a reveal stays on screen this long unless someone taps "next" (ours)
+CLUE_MAX = 40  # characters of one clue (ours: a phone field, not a paragraph)
+
+KEYWORD_LANGS = ("ja", "en")
+KEYWORD_FILE = "decrypto_keywords.{lang}.txt"
+
+PHASES = ("encrypt", "guess", "reveal", "keywords", "judge", "over")
+
+_ROUND = {"type": "integer", "minimum": 1, "maximum": MAX_ROUNDS}
+_TEAM = {"enum": list(TEAMS)}
+_DIGIT = {"type": "integer", "minimum": 1, "maximum": 4}
+_DRAFT_DIGIT = {"type": "integer", "minimum": 0, "maximum": 4}
+_CLUE = {"type": "string", "maxLength": 200}
+_WORD = {"type": "string", "maxLength": 200}
+
+
+def _schema(kind: str, **props: dict) -> dict:
+    return {
+        "type": "object",
+        "properties": {"type": {"const": kind}, **props},
+        "required": ["type", *props],
+        "additionalProperties": False,
+    }
+
+
+def _triple(item: dict) -> dict:
+    return {"type": "array", "items": item, "minItems": CODE_LENGTH, "maxItems": CODE_LENGTH}
+
+
+def _four(item: dict) -> dict:
+    return {"type": "array", "items": item, "minItems": KEYWORDS_PER_TEAM, "maxItems": KEYWORDS_PER_TEAM}
+
+
+def other(team: str) -> str:
+    """The opposing team: ``other("white") == "black"``."""
+    return TEAMS[1] if team == TEAMS[0] else TEAMS[0]
+
+
+def normalize(text: str) -> str:
+    """The comparison form of a clue or keyword (RULES.md "Decrypto": "after normalisation").
+
+    Unicode NFKC (full/half width), casefold, katakana → hiragana (a code-point shift for
+    ァ…ヶ; ヷ-ヺ have no hiragana and stay), and every space and ・ dropped, so ``"サボテン"``,
+    ``"さぼてん"`` and ``"ｻﾎﾞﾃﾝ"`` compare equal, as do ``"Ice Cream"`` and ``"icecream"``.
+    """
+    folded = unicodedata.normalize("NFKC", str(text)).casefold()
+    out = []
+    for ch in folded:
+        if ch.isspace() or ch == "・":
+            continue
+        if "\u30a1" <= ch <= "\u30f6":
+            ch = chr(ord(ch) - 0x60)
+        out.append(ch)
+    return "".join(out)
+
+
+def tidy(text: str) -> str:
+    """A clue as shown: NFKC and inner runs of white space collapsed to one space, trimmed."""
+    return " ".join(unicodedata.normalize("NFKC", str(text)).split())
+
+
+def balance_teams(players: list[str], assigned: dict) -> dict[str, list[str]]:
+    """Split ``players`` into white and black (§setup: "できるだけ同人数の2チーム").
+
+    Seats the host placed (``assigned``: seat → team; unknown seats ignored) stay where they
+    are; every other seat, in seating order, joins the smaller team (white on a tie). Returns
+    ``{"white": [...], "black": [...]}`` in seating order. Never raises; see
+    :meth:`Decrypto.setup` for the size checks.
+    """
+    teams: dict[str, list[str]] = {t: [] for t in TEAMS}
+    for seat in players:
+        team = assigned.get(seat) if isinstance(assigned, dict) else None
+        if team in TEAMS:
+            teams[team].append(seat)
+    for seat in players:
+        if not (isinstance(assigned, dict) and assigned.get(seat) in TEAMS):
+            smaller = min(TEAMS, key=lambda t: (len(teams[t]), TEAMS.index(t)))
+            teams[smaller].append(seat)
+    order = {s: i for i, s in enumerate(players)}
+    return {t: sorted(v, key=order.get) for t, v in teams.items()}
+
+
+def read_keyword_file(lang: str) -> list[str]:
+    """The keyword deck of ``lang`` from ``partyhost/games/data/decrypto_keywords.<lang>.txt``:
+    one keyword a line, blank lines and ``#`` comment lines skipped, NFKC-tidied, duplicates
+    (after :func:`normalize`) dropped. Raises FileNotFoundError when the file is missing."""
+    path = resources.files("partyhost.games").joinpath("data", KEYWORD_FILE.format(lang=lang))
+    words: list[str] = []
+    seen: set[str] = set()
+    for line in path.read_text("utf-8").splitlines():
+        word = tidy(line)
+        if not word or word.startswith("#"):
+            continue
+        key = normalize(word)
+        if key and key not in seen:
+            seen.add(key)
+            words.append(word)
+    return words
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON-like data."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+class Decrypto(Game):
+    """Decrypto for 3–8 players (seeds/000_…; RULES.md "Decrypto").
+
+    4–8 players play white against black (each team ≥2); 3 players play the 2-vs-1 variant
+    (§three): the team of two encrypts, the lone player intercepts.
+
+    Phases, in a round: ``"encrypt"`` (every encrypting team's encryptor writes 3 clues) →
+    for each encrypting team in turn (white first): ``"guess"`` (its clues are public; its
+    decoders and, from round 2, the other team lock a guess) → ``"reveal"`` (interception,
+    decode, code; tokens given) → … → end check. The game ends in ``"over"``, possibly through
+    the tie-break phases ``"keywords"`` (each team guesses the other's 4 keywords) and
+    ``"judge"`` (each team accepts near matches of the guesses about its own keywords).
+
+    Actions (``ACTIONS`` holds each JSON Schema):
+
+    * ``{"type": "clues", "round", "clues": [3 str], "final": bool}`` — the encryptor saves a
+      draft (``final`` false: kept, unchecked, used if the timer runs out) or submits.
+    * ``{"type": "draft", "round", "team", "code": [3 × 0–4]}`` — the live, team-shared guess
+      for ``team``'s clues (0 = not chosen yet).
+    * ``{"type": "lock", "round", "team", "code": [3 × 1–4]}`` — any member locks the guess.
+    * ``{"type": "next", "round", "team"}`` — leave the reveal of ``team``'s clues.
+    * ``{"type": "kw_guess", "words": [4 str], "final": bool}`` — tie-break keyword guesses of
+      the other team's keywords, by number (draft shared with the team, or final).
+    * ``{"type": "accept", "number": 1–4, "accept": bool}`` — accept a near match of a guess
+      about one of the own team's keywords; ``{"type": "judged"}`` — the team is done judging.
+
+    Host action: ``{"type": "next", "round", "team"}`` (the TV leaves a reveal).
+    """
+
+    KEY: ClassVar[str] = "decrypto"
+    SCRIPT: ClassVar[str] = "js/decrypto.js"
+    STYLE: ClassVar[str] = "css/decrypto.css"
+    MIN_PLAYERS: ClassVar[int] = 3
+    MAX_PLAYERS: ClassVar[int] = 8
+    OPTIONS: ClassVar[dict] = {
+        "type": "object",
+        "properties": {
+            "teams": {
+                "type": "object",
+                "propertyNames": {"maxLength": 20},
+                "additionalProperties": _TEAM,
+                "maxProperties": 64,
+                "default": {},
+            },
+            "timer": {"type": "boolean", "default": False},
+            "lang": {"enum": list(KEYWORD_LANGS), "default": "ja"},
+        },
+        "additionalProperties": False,
+    }
+    ACTIONS: ClassVar[dict[str, dict]] = {
+        "clues": _schema("clues", round=_ROUND, clues=_triple(_CLUE), final={"type": "boolean"}),
+        "draft": _schema("draft", round=_ROUND, team=_TEAM, code=_triple(_DRAFT_DIGIT)),
+        "lock": _schema("lock", round=_ROUND, team=_TEAM, code=_triple(_DIGIT)),
+        "next": _schema("next", round=_ROUND, team=_TEAM),
+        "kw_guess": _schema("kw_guess", words=_four(_WORD), final={"type": "boolean"}),
+        "accept": _schema("accept", number=_DIGIT, accept={"type": "boolean"}),
+        "judged": _schema("judged"),
+    }
+    HOST_ACTIONS: ClassVar[dict[str, dict]] = {"next": _schema("next", round=_ROUND, team=_TEAM)}
+    _VALIDATORS: ClassVar[dict[str, Draft202012Validator]] = {
+        kind: Draft202012Validator(schema) for kind, schema in ACTIONS.items()
+    }
+    _OPTIONS_VALIDATOR: ClassVar[Draft202012Validator] = Draft202012Validator(OPTIONS)
+    _HOST_VALIDATOR: ClassVar[Draft202012Validator] = Draft202012Validator(HOST_ACTIONS["next"])
+
+    #: Loaded keyword decks by language (filled by :meth:`prepare` or on first use).
+    DECKS: ClassVar[dict[str, list[str]]] = {}
+
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        "players", "teams", "variant", "encrypting", "lang", "timer", "max_rounds", "keywords",
+        "round", "phase", "active", "encryptors", "codes", "clues", "clue_drafts", "deadline",
+        "guesses", "history", "tokens", "reveal_deadline", "kw", "judge", "result", "event",
+        "version",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        """An empty game; call :meth:`setup` (or use :meth:`from_dict`) before anything else."""
+        self._rng: random.Random | None = None
+        self.players: list[str] = []
+        self.teams: dict[str, list[str]] = {t: [] for t in TEAMS}
+        self.variant = "teams"  # or "three"
+        self.encrypting: list[str] = []  # teams that encrypt, in reading order
+        self.lang = "ja"
+        self.timer = False
+        self.max_rounds = MAX_ROUNDS
+        self.keywords: dict[str, list[str]] = {t: [] for t in TEAMS}
+        self.round = 0
+        self.phase = "encrypt"
+        self.active: str | None = None  # the team whose clues are up (guess / reveal)
+        self.encryptors: dict[str, str] = {}
+        self.codes: dict[str, list[int]] = {}
+        self.clues: dict[str, list[str] | None] = {}
+        self.clue_drafts: dict[str, list[str]] = {}
+        self.deadline: float | None = None
+        # the open guesses on the active team's clues: group -> {"team", "code", "locked", "by"}
+        self.guesses: dict[str, dict] = {}
+        self.history: list[dict] = []  # every reveal, in order
+        self.tokens: dict[str, dict[str, int]] = {t: {"interceptions": 0, "miscommunications": 0} for t in TEAMS}
+        self.reveal_deadline: float | None = None
+        # tie-break: team -> {"draft": [4], "words": [4] | None, "by"} (its guesses of the other's words)
+        self.kw: dict[str, dict] = {}
+        # tie-break: team -> {"accepted": [4 bool], "done": bool} (judging guesses about its words)
+        self.judge: dict[str, dict] = {}
+        self.result: dict | None = None
+        self.event: dict | None = None
+        self.version = 0
+
+    # --- keyword decks ------------------------------------------------------------------------
+
+    @classmethod
+    def prepare(cls) -> None:
+        """Read both keyword decks once at server start (a missing file is left for setup to
+        report as ``"dc_no_keywords"``)."""
+        for lang in KEYWORD_LANGS:
+            try:
+                cls.deck(lang)
+            except (FileNotFoundError, OSError):
+                pass
+
+    @classmethod
+    def deck(cls, lang: str) -> list[str]:
+        """The keyword deck of ``lang`` (cached). Raises FileNotFoundError when it is missing."""
+        if lang not in cls.DECKS:
+            cls.DECKS[lang] = read_keyword_file(lang)
+        return cls.DECKS[lang]
+
+    # --- set-up ------------------------------------------------------------------------------
+
+    def setup(self, players: list[str], options: dict, rng: random.Random, now: float) -> None:
+        """Form the teams, draw the keywords and start round 1 (§setup, §three).
+
+        Args:
+            players: 3–8 distinct seat ids in seating order.
+            options: ``{"teams": {seat: "white"|"black"}, "timer": bool, "lang": "ja"|"en"}``
+                (all optional); unplaced seats are balanced by :func:`balance_teams`.
+            rng: kept for the keyword draw and every round's codes.
+            now: game-clock seconds (unused at set-up).
+
+        Raises:
+            RuleError: ``"player_count"`` (``count``, ``min``, ``max``); ``"duplicate_seat"``;
+            ``"bad_options"``; ``"dc_team_size"`` (``white``, ``black``) when a team of 4–8
+            players has fewer than 2, or 3 players are not split 2 and 1;
+            ``"dc_no_keywords"`` (``lang``) when the deck file is missing or too small.
+        """
+        players = list(players)
+        if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:
+            raise RuleError("player_count", count=len(players), min=self.MIN_PLAYERS, max=self.MAX_PLAYERS)
+        if len(set(players)) != len(players):
+            raise RuleError("duplicate_seat")
+        options = dict(options or {})
+        if not self._OPTIONS_VALIDATOR.is_valid(options):
+            raise RuleError("bad_options", detail="decrypto")
+        teams = balance_teams(players, options.get("teams") or {})
+        sizes = {t: len(teams[t]) for t in TEAMS}
+        if len(players) == 3:
+            if sorted(sizes.values()) != [1, 2]:
+                raise RuleError("dc_team_size", **sizes)
+        elif min(sizes.values()) < 2:
+            raise RuleError("dc_team_size", **sizes)
+        lang = options.get("lang", "ja")
+        try:
+            deck = self.deck(lang)
+        except (FileNotFoundError, OSError):
+            raise RuleError("dc_no_keywords", lang=lang) from None
+        if len(deck) < 2 * KEYWORDS_PER_TEAM:
+            raise RuleError("dc_no_keywords", lang=lang)
+        self.__init__()
+        self._rng = rng
+        self.players = players
+        self.teams = teams
+        self.lang = lang
+        self.timer = bool(options.get("timer", False))
+        if len(players) == 3:
+            self.variant = "three"
+            self.encrypting = [t for t in TEAMS if len(teams[t]) == 2]
+            self.max_rounds = MAX_ROUNDS_THREE
+        else:
+            self.variant = "teams"
+            self.encrypting = list(TEAMS)
+            self.max_rounds = MAX_ROUNDS
+        drawn = rng.sample(deck, 2 * KEYWORDS_PER_TEAM)  # distinct words: distinct across teams
+        for i, team in enumerate(self.encrypting):
+            self.keywords[team] = drawn[i * KEYWORDS_PER_TEAM : (i + 1) * KEYWORDS_PER_TEAM]
+        self._start_round(1)
+        self.version = 1
+
+    # --- engine interface ----------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """True once the game has a result."""
+        return self.phase == "over"
+
+    def apply(self, seat: str, action: dict, now: float) -> None:
+        """Apply one action of ``seat`` at game-clock ``now``; bumps ``version`` on success.
+
+        Checks: the schema (``"bad_action"``), ``"game_over"``, ``"not_a_player"``, then the
+        action's own rules (see the ``_do_*`` methods). Nothing changes when one is raised.
+        """
+        if not isinstance(action, dict) or action.get("type") not in self._VALIDATORS:
+            raise RuleError("bad_action")
+        kind = action["type"]
+        if not self._VALIDATORS[kind].is_valid(action):
+            raise RuleError("bad_action", type=kind)
+        if self.over:
+            raise RuleError("game_over")
+        if seat not in self.players:
+            raise RuleError("not_a_player")
+        getattr(self, "_do_" + kind)(seat, action, float(now))
+        self.version += 1
+
+    def host_apply(self, action: dict, now: float) -> None:
+        """The host (TV) leaves a reveal: ``{"type": "next", "round", "team"}``."""
+        if self.over:
+            raise RuleError("game_over")
+        if not isinstance(action, dict) or action.get("type") != "next":
+            raise RuleError("unknown_action", type=str((action or {}).get("type", ""))[:40])
+        if not self._HOST_VALIDATOR.is_valid(action):
+            raise RuleError("bad_action", type="next")
+        self._do_next(None, action, float(now))
+        self.version += 1
+
+    def next_deadline(self) -> float | None:
+        """When the clue timer runs out (phase encrypt) or a reveal moves on, or None."""
+        if self.phase == "encrypt":
+            return self.deadline
+        if self.phase == "reveal":
+            return self.reveal_deadline
+        return None
+
+    def tick(self, now: float) -> None:
+        """Fire the clue timer (missing clues go blank, §clues) or leave a reveal."""
+        if self.phase == "encrypt" and self.deadline is not None and now >= self.deadline:
+            blanked = []
+            for team in self.encrypting:
+                if self.clues.get(team) is None:
+                    self.clues[team] = self._timed_out_clues(team)
+                    blanked.append(team)
+            self.deadline = None
+            self._event("timer_out", teams=blanked)
+            self._after_clues(now)
+            self.version += 1
+        elif self.phase == "reveal" and self.reveal_deadline is not None and now >= self.reveal_deadline:
+            self._advance(now)
+            self.version += 1
+
+    def leave(self, seat: str, now: float) -> None:
+        """A kicked player leaves. The game goes on while every team keeps its shape (≥2 in a
+        team game; the team of two and the interceptor in the 3-player game: so never there)
+        and the seat is not an encryptor still to write clues.
+
+        Raises:
+            RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"``.
+        """
+        if self.over:
+            raise RuleError("game_over")
+        if seat not in self.players:
+            raise RuleError("not_a_player")
+        team = self.team_of(seat)
+        if self.variant == "three" or len(self.teams[team]) <= 2:
+            raise RuleError("cannot_continue")
+        if self.phase == "encrypt" and self.encryptors.get(team) == seat and self.clues.get(team) is None:
+            raise RuleError("cannot_continue")
+        self.players.remove(seat)
+        self.teams[team].remove(seat)
+        for g in self.guesses.values():
+            if g.get("by") == seat:
+                g["by"] = None
+        self._event("left", seat=seat)
+        self.version += 1
+
+    # --- who is who ----------------------------------------------------------------------------
+
+    def team_of(self, seat: str | None) -> str | None:
+        """The team of ``seat``, or None (not a player)."""
+        for team in TEAMS:
+            if seat in self.teams[team]:
+                return team
+        return None
+
+    def group_of(self, seat: str) -> str | None:
+        """Which open guess ``seat`` helps with now: ``"decode"``, ``"intercept"`` or None."""
+        if self.phase != "guess" or self.active is None:
+            return None
+        team = self.team_of(seat)
+        if team == self.active:
+            return None if self.encryptors.get(team) == seat else "decode"
+        return "intercept" if "intercept" in self.guesses else None
+
+    def _encryptor_for(self, team: str, round_no: int) -> str:
+        members = self.teams[team]
+        return members[(round_no - 1) % len(members)]
+
+    # --- rounds --------------------------------------------------------------------------------
+
+    def _start_round(self, round_no: int) -> None:
+        """Each encrypting team's next encryptor draws a code from the reshuffled deck (§next)."""
+        self.round = round_no
+        self.phase = "encrypt"
+        self.active = None
+        self.guesses = {}
+        self.deadline = None
+        self.reveal_deadline = None
+        self.encryptors = {t: self._encryptor_for(t, round_no) for t in self.encrypting}
+        self.codes = {}
+        for team in self.encrypting:
+            deck = list(CODE_DECK)
+            self._rng.shuffle(deck)
+            self.codes[team] = list(deck[0])
+        self.clues = {t: None for t in self.encrypting}
+        self.clue_drafts = {t: ["", "", ""] for t in self.encrypting}
+        self._event("round", round=round_no)
+
+    def used_clues(self, team: str) -> set[str]:
+        """Normalised clues ``team`` has given in earlier reveals (§clues: no repeats)."""
+        return {normalize(c) for h in self.history if h["team"] == team for c in h["clues"] if c}
+
+    def check_clue(self, team: str, clue: str) -> str:
+        """Tidy one clue and check it for ``team`` (§clues). Returns the tidy clue.
+
+        Raises:
+            RuleError: ``"dc_clue_empty"``, ``"dc_clue_too_long"`` (``max``),
+            ``"dc_clue_is_keyword"`` (``clue``: equals one of the team's keywords after
+            :func:`normalize`), ``"dc_clue_used"`` (``clue``: the team gave it before).
+        """
+        text = tidy(clue)
+        if not normalize(text):
+            raise RuleError("dc_clue_empty")
+        if len(text) > CLUE_MAX:
+            raise RuleError("dc_clue_too_long", max=CLUE_MAX)
+        key = normalize(text)
+        if any(normalize(k) == key for k in self.keywords[team]):
+            raise RuleError("dc_clue_is_keyword", clue=text)
+        if key in self.used_clues(team):
+            raise RuleError("dc_clue_used", clue=text)
+        return text
+
+    def _timed_out_clues(self, team: str) -> list[str]:
+        """The encryptor's saved draft, each clue that would be refused sent blank (§clues)."""
+        out: list[str] = []
+        seen: set[str] = set()
+        for raw in self.clue_drafts.get(team, ["", "", ""]):
+            try:
+                text = self.check_clue(team, raw)
+            except RuleError:
+                text = ""
+            if text and normalize(text) in seen:
+                text = ""
+            if text:
+                seen.add(normalize(text))
+            out.append(text)
+        return out
+
+    def _check_round(self, action: dict) -> None:
+        if action["round"] != self.round:
+            raise RuleError("dc_stale_round", round=action["round"], current=self.round)
+
+    def _do_clues(self, seat: str, action: dict, now: float) -> None:
+        """The encryptor saves or submits the round's 3 clues (§clues).
+
+        Raises ``"dc_stale_round"``, ``"dc_not_now"`` (not phase encrypt), ``"dc_not_encryptor"``,
+        ``"dc_clues_done"`` (already submitted), and for a final submit the refusals of
+        :meth:`check_clue` plus ``"dc_clue_repeated"`` (two of the three are the same).
+        A draft (``final`` false) is only trimmed to ``CLUE_MAX``.
+        """
+        self._check_round(action)
+        if self.phase != "encrypt":
+            raise RuleError("dc_not_now")
+        team = self.team_of(seat)
+        if team not in self.encryptors or self.encryptors[team] != seat:
+            raise RuleError("dc_not_encryptor")
+        if self.clues.get(team) is not None:
+            raise RuleError("dc_clues_done")
+        if not action["final"]:
+            self.clue_drafts[team] = [tidy(c)[:CLUE_MAX] for c in action["clues"]]
+            return
+        checked = [self.check_clue(team, c) for c in action["clues"]]
+        keys = [normalize(c) for c in checked]
+        if len(set(keys)) != len(keys):
+            raise RuleError("dc_clue_repeated")
+        self.clues[team] = checked
+        self.clue_drafts[team] = list(checked)
+        self._event("clues_in", team=team)
+        waiting = [t for t in self.encrypting if self.clues.get(t) is None]
+        if waiting and self.timer and self.deadline is None:
+            self.deadline = now + TIMER_SECONDS  # the sand timer is turned over (§clues)
+        self._after_clues(now)
+
+    def _after_clues(self, now: float) -> None:
+        if all(self.clues.get(t) is not None for t in self.encrypting):
+            self.deadline = None
+            self._open_guess(self.encrypting[0])
+
+    def _open_guess(self, team: str) -> None:
+        """``team``'s clues go public; its decoders and (from round 2) the other team guess."""
+        self.phase = "guess"
+        self.active = team
+        self.reveal_deadline = None
+        self.guesses = {"decode": {"team": team, "code": [0, 0, 0], "locked": False, "by": None}}
+        if self.round >= 2:  # no interception in round 1 (§guess, §three)
+            self.guesses["intercept"] = {"team": other(team), "code": [0, 0, 0], "locked": False, "by": None}
+        self._event("clues_up", team=team)
+
+    def _group_for_action(self, seat: str, action: dict) -> dict:
+        self._check_round(action)
+        if self.phase != "guess":
+            raise RuleError("dc_not_now")
+        if action["team"] != self.active:
+            raise RuleError("dc_stale_team")
+        group = self.group_of(seat)
+        if group is None:
+            if self.encryptors.get(self.active) == seat:
+                raise RuleError("dc_encryptor_waits")
+            raise RuleError("dc_no_interception_yet" if self.round < 2 else "dc_not_guesser")
+        guess = self.guesses[group]
+        if guess["locked"]:
+            raise RuleError("dc_guess_locked")
+        return guess
+
+    def _do_draft(self, seat: str, action: dict, now: float) -> None:
+        """Change the team's shared draft guess (0 = open). Raises ``"dc_stale_round"``,
+        ``"dc_not_now"``, ``"dc_stale_team"``, ``"dc_encryptor_waits"``,
+        ``"dc_no_interception_yet"`` (round 1), ``"dc_not_guesser"``, ``"dc_guess_locked"``."""
+        guess = self._group_for_action(seat, action)
+        guess["code"] = list(action["code"])
+        guess["by"] = seat
+
+    def _do_lock(self, seat: str, action: dict, now: float) -> None:
+        """Lock the team's guess (any member, §guess). The refusals of :meth:`_do_draft` and
+        ``"dc_guess_repeats"`` (a digit twice: no code has one). When every open guess is
+        locked, the reveal follows."""
+        guess = self._group_for_action(seat, action)
+        code = list(action["code"])
+        if len(set(code)) != len(code):
+            raise RuleError("dc_guess_repeats")
+        guess.update(code=code, locked=True, by=seat)
+        self._event("locked", team=guess["team"])
+        if all(g["locked"] for g in self.guesses.values()):
+            self._reveal(now)
+
+    def _reveal(self, now: float) -> None:
+        """Interception, decode, code, tokens (§guess; §three for the lone interceptor)."""
+        team = self.active
+        code = self.codes[team]
+        intercept = self.guesses.get("intercept")
+        decode = self.guesses["decode"]
+        intercepted = None if intercept is None else intercept["code"] == code
+        miscommunicated = decode["code"] != code
+        if intercepted:
+            self.tokens[other(team)]["interceptions"] += 1
+        if miscommunicated:
+            self.tokens[team]["miscommunications"] += 1
+            if self.variant == "three":  # the team's failure is the interceptor's token (§three)
+                self.tokens[other(team)]["interceptions"] += 1
+        record = {
+            "round": self.round,
+            "team": team,
+            "encryptor": self.encryptors[team],
+            "clues": list(self.clues[team]),
+            "code": list(code),
+            "decode": list(decode["code"]),
+            "intercept": None if intercept is None else list(intercept["code"]),
+            "intercepted": intercepted,
+            "miscommunicated": miscommunicated,
+        }
+        self.history.append(record)
+        self.phase = "reveal"
+        self.reveal_deadline = now + REVEAL_SECONDS
+        self._event("reveal", team=team, round=self.round)
+        if team == self.encrypting[-1]:
+            self._end_check()
+
+    def _do_next(self, seat: str | None, action: dict, now: float) -> None:
+        """Leave the reveal of ``team``'s clues (any player or the host). Raises
+        ``"dc_stale_round"``, ``"dc_not_now"`` (no reveal on), ``"dc_stale_team"``."""
+        self._check_round(action)
+        if self.phase != "reveal":
+            raise RuleError("dc_not_now")
+        if action["team"] != self.active:
+            raise RuleError("dc_stale_team")
+        self._advance(now)
+
+    def _advance(self, now: float) -> None:
+        i = self.encrypting.index(self.active)
+        if i + 1 < len(self.encrypting):
+            self._open_guess(self.encrypting[i + 1])
+        else:
+            self._start_round(self.round + 1)
+
+    # --- the end ------------------------------------------------------------------------------
+
+    def score(self, team: str) -> int:
+        """Interceptions − miscommunications (§end, first tie-break)."""
+        return self.tokens[team]["interceptions"] - self.tokens[team]["miscommunications"]
+
+    def _end_check(self) -> None:
+        """After the round's last reveal (§end; §three)."""
+        if self.variant == "three":
+            lone = other(self.encrypting[0])
+            if self.tokens[lone]["interceptions"] >= TOKENS_TO_WIN:
+                self._finish(lone, "three_intercepted")
+            elif self.round >= self.max_rounds:
+                self._finish(self.encrypting[0], "three_survived")
+            return
+        won = {t for t in TEAMS if self.tokens[t]["interceptions"] >= TOKENS_TO_WIN}
+        lost = {t for t in TEAMS if self.tokens[t]["miscommunications"] >= TOKENS_TO_LOSE}
+        winners = won | {other(t) for t in lost}
+        if won & lost:
+            self._tie_break("both_kinds")
+        elif len(won) == 2:
+            self._tie_break("both_intercepted")
+        elif len(lost) == 2:
+            self._tie_break("both_miscommunicated")
+        elif len(winners) == 2:
+            self._tie_break("both_kinds")
+        elif len(winners) == 1:
+            (winner,) = winners
+            self._finish(winner, "intercepted" if winner in won else "miscommunicated")
+        elif self.round >= self.max_rounds:
+            self._tie_break("rounds")
+
+    def _tie_break(self, why: str) -> None:
+        """Score first; still tied: the keyword guesses (§end)."""
+        scores = {t: self.score(t) for t in TEAMS}
+        if scores["white"] != scores["black"]:
+            self._finish(max(TEAMS, key=scores.get), "score", why=why)
+            return
+        self.phase = "keywords"
+        self.reveal_deadline = None
+        self.kw = {t: {"draft": ["", "", "", ""], "words": None, "by": None} for t in TEAMS}
+        self.judge = {}
+        self.result = {"why": why}
+        self._event("tie_break", why=why)
+
+    def _do_kw_guess(self, seat: str, action: dict, now: float) -> None:
+        """Save (shared with the team) or lock the team's guesses of the other team's 4
+        keywords, by number (§end). Raises ``"dc_not_now"``, ``"dc_guess_locked"``."""
+        if self.phase != "keywords":
+            raise RuleError("dc_not_now")
+        team = self.team_of(seat)
+        entry = self.kw[team]
+        if entry["words"] is not None:
+            raise RuleError("dc_guess_locked")
+        words = [tidy(w)[:CLUE_MAX] for w in action["words"]]
+        entry["draft"] = words
+        entry["by"] = seat
+        if action["final"]:
+            entry["words"] = list(words)
+            self._event("kw_locked", team=team)
+            if all(self.kw[t]["words"] is not None for t in TEAMS):
+                self.phase = "judge"
+                # team t judges the guesses about its own words: the other team's list
+                self.judge = {}
+                for t in TEAMS:
+                    guesses = self.kw[other(t)]["words"]
+                    exact = [bool(g) and normalize(g) == normalize(k) for g, k in zip(guesses, self.keywords[t])]
+                    self.judge[t] = {"exact": exact, "accepted": list(exact), "done": False}
+                self._event("judge")
+
+    def _do_accept(self, seat: str, action: dict, now: float) -> None:
+        """The team owning a keyword accepts (or not) a near match of the guess for it (§end;
+        RULES.md). Exact matches always count. Raises ``"dc_not_now"``, ``"dc_judged"``
+        (the team already confirmed), ``"dc_exact_match"`` (cannot be refused),
+        ``"dc_no_guess"`` (the guess is blank: nothing to accept)."""
+        if self.phase != "judge":
+            raise RuleError("dc_not_now")
+        entry = self.judge[self.team_of(seat)]
+        if entry["done"]:
+            raise RuleError("dc_judged")
+        i = action["number"] - 1
+        if entry["exact"][i]:
+            raise RuleError("dc_exact_match")
+        if not normalize(self.kw[other(self.team_of(seat))]["words"][i]):
+            raise RuleError("dc_no_guess")
+        entry["accepted"][i] = bool(action["accept"])
+
+    def _do_judged(self, seat: str, action: dict, now: float) -> None:
+        """The team is done judging; when both are, most correct guesses wins, else the
+        victory is shared (§end). Raises ``"dc_not_now"``, ``"dc_judged"``."""
+        if self.phase != "judge":
+            raise RuleError("dc_not_now")
+        entry = self.judge[self.team_of(seat)]
+        if entry["done"]:
+            raise RuleError("dc_judged")
+        entry["done"] = True
+        if all(self.judge[t]["done"] for t in TEAMS):
+            # team t's correct guesses are the ones the other team accepted
+            correct = {t: sum(self.judge[other(t)]["accepted"]) for t in TEAMS}
+            why = (self.result or {}).get("why", "rounds")
+            if correct["white"] == correct["black"]:
+                self._finish(None, "shared", why=why, correct=correct)
+            else:
+                self._finish(max(TEAMS, key=correct.get), "keywords", why=why, correct=correct)
+
+    def _finish(self, winner: str | None, reason: str, **extra: Any) -> None:
+        self.phase = "over"
+        self.deadline = None
+        self.reveal_deadline = None
+        self.result = {
+            "winner": winner,
+            "reason": reason,
+            "scores": {t: self.score(t) for t in TEAMS},
+            **extra,
+        }
+        self._event("over", winner=winner, reason=reason)
+
+    def _event(self, kind: str, **fields: Any) -> None:
+        n = (self.event or {}).get("n", 0) + 1
+        self.event = {"n": n, "kind": kind, **fields}
+
+    # --- views ---------------------------------------------------------------------------------
+
+    def sheet(self) -> dict[str, list[dict]]:
+        """The public clue sheet (§guess, last paragraph): per team, every revealed round as
+        ``{"round", "encryptor", "clues": [3], "code": [3], "decode", "intercept",
+        "intercepted", "miscommunicated"}``; clue i belongs under keyword ``code[i]``."""
+        return {t: [_copy(h) for h in self.history if h["team"] == t] for t in TEAMS}
+
+    def view(self, seat: str | None) -> dict:
+        """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators).
+
+        Public part: ``{"game", "variant", "lang", "round", "max_rounds", "phase", "teams":
+        {team: [seats]}, "encrypting": [teams], "encryptors": {team: seat}, "tokens": {team:
+        {"interceptions", "miscommunications"}}, "scores", "submitted": {team: bool},
+        "deadline": None | game-clock s (the 30-s timer), "reveal_deadline", "active": None |
+        team, "clues": None | [3] (the active team's, public from its guess phase),
+        "guessing": {"decode"|"intercept": {"team", "locked"}}, "sheet": see :meth:`sheet`,
+        "reveal": None | the latest reveal record (phases reveal and over), "keywords": None |
+        {team: [4]} (only once over), "tie": None | {"locked": {team: bool}, "judged": {team:
+        bool}, "guesses": {team: [4]} and "accepted" once judging starts}, "result": None |
+        {"winner": team|None, "reason", "scores", "why"?, "correct"?}, "event", "version"}``.
+
+        A player's seat adds ``"me"``, ``"team"``, ``"role"`` (``"encryptor"``, ``"decoder"``,
+        ``"interceptor"`` or ``"waiting"``), ``"my_keywords"`` (own team's words, or ``[]`` for
+        the lone interceptor), ``"my_code"`` (the encryptor only, until its reveal),
+        ``"my_clues"`` (the encryptor's draft or submitted clues, until they are public),
+        ``"my_guess"`` (the open guess of the seat's group: ``{"team", "code", "locked",
+        "by"}``) and ``"my_kw"`` / ``"my_judge"`` in the tie-break.
+        """
+        over = self.phase == "over"
+        clues_public = self.phase in ("guess", "reveal") and self.active is not None
+        tie = None
+        if self.kw:
+            tie = {
+                "why": (self.result or {}).get("why"),
+                "locked": {t: self.kw[t]["words"] is not None for t in TEAMS},
+                "judged": {t: bool(self.judge.get(t, {}).get("done")) for t in TEAMS},
+            }
+            if self.judge:
+                tie["guesses"] = {t: list(self.kw[t]["words"]) for t in TEAMS}
+                tie["accepted"] = {t: list(self.judge[other(t)]["accepted"]) for t in TEAMS}
+        out: dict[str, Any] = {
+            "game": self.KEY,
+            "variant": self.variant,
+            "lang": self.lang,
+            "round": self.round,
+            "max_rounds": self.max_rounds,
+            "phase": self.phase,
+            "teams": {t: list(self.teams[t]) for t in TEAMS},
+            "encrypting": list(self.encrypting),
+            "encryptors": dict(self.encryptors),
+            "tokens": _copy(self.tokens),
+            "scores": {t: self.score(t) for t in TEAMS},
+            "submitted": {t: self.clues.get(t) is not None for t in self.encrypting},
+            "deadline": self.deadline if self.phase == "encrypt" else None,
+            "reveal_deadline": self.reveal_deadline if self.phase == "reveal" else None,
+            "active": self.active,
+            "clues": list(self.clues[self.active]) if clues_public else None,
+            "guessing": {k: {"team": g["team"], "locked": g["locked"]} for k, g in self.guesses.items()}
+            if self.phase == "guess" else {},
+            "sheet": self.sheet(),
+            "reveal": _copy(self.history[-1]) if self.history and self.phase in ("reveal", "over", "keywords", "judge") else None,
+            "keywords": {t: list(self.keywords[t]) for t in TEAMS} if over else None,
+            "tie": tie,
+            "result": _copy(self.result) if over else None,
+            "event": _copy(self.event),
+            "version": self.version,
+        }
+        if seat is None or seat not in self.players:
+            return out
+        team = self.team_of(seat)
+        out["me"] = seat
+        out["team"] = team
+        out["my_keywords"] = list(self.keywords[team])
+        encryptor = self.encryptors.get(team) == seat
+        group = self.group_of(seat)
+        if self.phase == "encrypt":
+            role = "encryptor" if encryptor else "waiting"
+        elif self.phase == "guess":
+            role = "encryptor" if encryptor and self.active == team else {
+                "decode": "decoder", "intercept": "interceptor"}.get(group, "waiting")
+        else:
+            role = "waiting"
+        out["role"] = role
+        out["my_code"] = None
+        out["my_clues"] = None
+        if encryptor and self.round > 0:
+            revealed = any(h["round"] == self.round and h["team"] == team for h in self.history)
+            if not revealed and self.phase in ("encrypt", "guess", "reveal"):
+                out["my_code"] = list(self.codes[team])
+                if not (clues_public and self.active == team):
+                    submitted = self.clues.get(team)
+                    out["my_clues"] = {
+                        "clues": list(submitted if submitted is not None else self.clue_drafts[team]),
+                        "final": submitted is not None,
+                    }
+        out["my_guess"] = _copy(self.guesses[group]) if group else None
+        out["my_kw"] = _copy(self.kw.get(team)) if self.kw and team in self.kw else None
+        out["my_judge"] = None
+        if self.judge and team in self.judge:
+            out["my_judge"] = {
+                "guesses": list(self.kw[other(team)]["words"]),
+                **_copy(self.judge[team]),
+            }
+        return out
+
+    # --- snapshots ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        """Full JSON-ready snapshot (keywords and codes included: for the store and tests)."""
+        return {"game": self.KEY, **{f: _copy(getattr(self, f)) for f in self._FIELDS}}
+
+    @classmethod
+    def from_dict(cls, data: dict, rng: random.Random) -> "Decrypto":
+        """Rebuild a game from :meth:`to_dict` output; ``rng`` draws later codes."""
+        game = cls()
+        for f in cls._FIELDS:
+            setattr(game, f, _copy(data[f]))
+        game._rng = rng
+        return game

@@ -1,0 +1,563 @@
+/* Decrypto: lobby (teams), phone and TV renderers of the views partyhost/games/decrypto.py
+ * computes. Rules live on the server; this file only draws and sends taps.
+ * Redraws never rebuild an element that holds typed text: each part of the page is replaced
+ * only when its HTML changed, and the two text forms (clues, keyword guesses) are built once
+ * per round and then only updated around the inputs. */
+"use strict";
+
+(() => {
+  const { t, esc } = PH;
+  const TEAMS = ["white", "black"];
+  const teamName = (team) => t("dc.team." + team);
+  const name = (s, seat) => PH.nameOf(s, seat);
+  const names = (s, seats) => seats.map((x) => name(s, x)).join("・");
+  const codeText = (code) => (code || []).map((d) => d || "?").join("-");
+
+  /* Replace an element's content only when the HTML differs (keeps focus, animations, typed text). */
+  const drawn = new WeakMap();
+  function setHtml(el, html) {
+    /* (a host of ours may have emptied the element meanwhile: then draw again) */
+    if (!el || (drawn.get(el) === html && (el.firstChild || !html))) return false;
+    drawn.set(el, html);
+    el.innerHTML = html;
+    return true;
+  }
+
+  /* ---------------- lobby: teams, timer, keyword language ---------------- */
+
+  /* The same split as decrypto.balance_teams: placed seats stay, the others (in seating order)
+     join the smaller team, white on a tie. */
+  function balance(seats, assigned) {
+    const teams = { white: [], black: [] };
+    for (const seat of seats) if (TEAMS.includes(assigned[seat])) teams[assigned[seat]].push(seat);
+    for (const seat of seats) {
+      if (TEAMS.includes(assigned[seat])) continue;
+      teams[teams.white.length <= teams.black.length ? "white" : "black"].push(seat);
+    }
+    return teams;
+  }
+  function lobbyOptions(s) {
+    const o = s.party.options || {};
+    return { teams: Object.assign({}, o.teams || {}), timer: !!o.timer, lang: o.lang || "ja" };
+  }
+  function lobby(root, s) {
+    const opts = lobbyOptions(s);
+    const seats = s.party.roster.map((r) => r.seat);
+    const teams = balance(seats, opts.teams);
+    const three = seats.length === 3;
+    const col = (team) => `<div class="dc-lobby-team team-${team}" data-testid="lobby-${team}">
+        <h3>${esc(teamName(team))} <small>${teams[team].length}</small></h3>
+        <ul>${teams[team].map((seat) => `<li>${s.host
+          ? `<button class="dc-move" data-move="${esc(seat)}" data-testid="move-${esc(seat)}">${esc(name(s, seat))} <i>${team === "white" ? "→" : "←"}</i></button>`
+          : esc(name(s, seat))}${TEAMS.includes(opts.teams[seat]) ? "" : ` <span class="auto">${esc(t("dc.lobby.auto"))}</span>`}</li>`).join("")}</ul></div>`;
+    const html = `<div class="dc-lobby">
+      <h2>${esc(t("dc.lobby.teams"))}</h2>
+      <p class="small">${esc(t(three ? "dc.lobby.three" : s.host ? "dc.lobby.hint_host" : "dc.lobby.hint"))}</p>
+      <div class="dc-lobby-teams">${col("white")}${col("black")}</div>
+      ${s.host ? `<div class="row"><button data-testid="shuffle-teams" data-shuffle="1">${esc(t("dc.lobby.shuffle"))}</button></div>` : ""}
+      <div class="dc-lobby-opts">
+        <label><input type="checkbox" data-testid="dc-timer" data-opt="timer" ${opts.timer ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("dc.lobby.timer"))}</label>
+        <label>${esc(t("dc.lobby.lang"))}
+          <select data-testid="dc-lang" data-opt="lang" ${s.host ? "" : "disabled"}>
+            ${["ja", "en"].map((l) => `<option value="${l}" ${opts.lang === l ? "selected" : ""}>${esc(t("dc.lang." + l))}</option>`).join("")}
+          </select></label>
+      </div></div>`;
+    if (!setHtml(root, html) || !s.host) return;
+    const save = (change) => {
+      const next = lobbyOptions(PH.last);
+      change(next);
+      PH.setOptions(next);
+    };
+    root.querySelectorAll("[data-move]").forEach((b) => {
+      b.onclick = () => save((o) => {
+        const now = balance(PH.last.party.roster.map((r) => r.seat), o.teams);
+        const all = {};
+        for (const team of TEAMS) for (const seat of now[team]) all[seat] = team;
+        all[b.dataset.move] = all[b.dataset.move] === "white" ? "black" : "white";
+        o.teams = all;
+      });
+    });
+    const shuffle = root.querySelector("[data-shuffle]");
+    if (shuffle) shuffle.onclick = () => save((o) => {
+      const list = PH.last.party.roster.map((r) => r.seat);
+      for (let i = list.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [list[i], list[j]] = [list[j], list[i]];
+      }
+      o.teams = {};
+      list.forEach((seat, i) => { o.teams[seat] = i % 2 ? "black" : "white"; });
+    });
+    const timer = root.querySelector("[data-opt=timer]");
+    timer.onchange = () => save((o) => { o.timer = timer.checked; });
+    const lang = root.querySelector("[data-opt=lang]");
+    lang.onchange = () => save((o) => { o.lang = lang.value; });
+  }
+
+  /* ---------------- shared pieces ---------------- */
+
+  function tokensHtml(g, team) {
+    const tk = g.tokens[team];
+    const dots = (n, cls) => [0, 1].map((i) => `<i class="tok ${cls} ${i < n ? "on" : ""}"></i>`).join("");
+    if (g.variant === "three") {
+      if (g.encrypting.includes(team)) return `<span class="toks" title="${esc(t("dc.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span>`;
+      return `<span class="toks" data-testid="tokens-${team}" title="${esc(t("dc.tokens"))}">${dots(tk.interceptions, "int")}<b>${tk.interceptions}</b></span>`;
+    }
+    return `<span class="toks" data-testid="tokens-${team}">
+      <span title="${esc(t("dc.interceptions"))}">${dots(tk.interceptions, "int")}</span>
+      <span title="${esc(t("dc.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span></span>`;
+  }
+
+  function statusHtml(s, g, mine) {
+    const teamBox = (team) => {
+      const role = g.variant === "three" && !g.encrypting.includes(team) ? t("dc.interceptor_side") : "";
+      return `<div class="dc-team team-${team} ${g.active === team && (g.phase === "guess" || g.phase === "reveal") ? "up" : ""} ${mine === team ? "mine" : ""}">
+        <span class="tname">${esc(teamName(team))}${role ? ` <small>${esc(role)}</small>` : ""}</span>
+        <span class="tmembers">${esc(names(s, g.teams[team]))}</span>
+        ${tokensHtml(g, team)}</div>`;
+    };
+    return `<div class="dc-status">
+      ${teamBox("white")}
+      <div class="dc-round" data-testid="dc-round">${esc(t("dc.round_of", { round: g.round, rounds: g.max_rounds }))}
+        <small>${esc(t("dc.legend"))}</small></div>
+      ${teamBox("black")}</div>`;
+  }
+
+  /* The clue sheet of one team: four columns (keyword numbers), each clue under the number the
+     revealed code gave it, tagged with its round; the team's own phones see the keywords. */
+  function sheetHtml(g, team, keywords, extraClass) {
+    const mine = (extraClass || "").includes("mine") && g.phase !== "over";
+    const cols = [[], [], [], []];
+    const entries = g.sheet[team] || [];
+    for (const e of entries) e.code.forEach((d, i) => cols[d - 1].push({ round: e.round, clue: e.clues[i] }));
+    const codes = entries.map((e) => `<span class="${e.miscommunicated ? "mis" : ""} ${e.intercepted ? "int" : ""}">${e.round}: <b>${codeText(e.code)}</b></span>`).join("");
+    return `<section class="dc-sheet team-${team} ${extraClass || ""}" data-testid="sheet-${team}">
+      <h3>${esc(t("dc.sheet_of", { team: teamName(team) }))}${mine ? ` <small>${esc(t("dc.sheet_yours"))}</small>` : ""}</h3>
+      <div class="cols">${cols.map((c, i) => `<div class="col" data-testid="sheet-${team}-${i + 1}">
+        <div class="kw"><b>${i + 1}</b>${keywords && keywords[i] ? `<span data-testid="sheet-kw-${i + 1}">${esc(keywords[i])}</span>` : ""}</div>
+        <ol>${c.map((x) => `<li><i>${x.round}</i>${x.clue ? esc(x.clue) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</li>`).join("")}</ol></div>`).join("")}</div>
+      ${codes ? `<p class="codes">${esc(t("dc.codes"))} ${codes}</p>` : ""}
+    </section>`;
+  }
+
+  function cluesHtml(g, big) {
+    if (!g.clues) return "";
+    return `<ol class="dc-clues ${big ? "big" : ""}" data-testid="clues">${g.clues.map((c, i) => `<li><span class="n">${i + 1}</span>
+      <span class="c">${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span></li>`).join("")}</ol>`;
+  }
+
+  function revealHtml(s, g, big) {
+    const r = g.reveal;
+    if (!r) return "";
+    const against = r.team === "white" ? "black" : "white";
+    const mark = (ok) => (ok ? `<b class="ok">✔</b>` : `<b class="ng">✘</b>`);
+    const rows = [];
+    if (r.intercept) rows.push(`<li class="step s1"><span>${esc(t("dc.reveal.intercept", { team: teamName(against) }))}</span>
+      <span class="code">${codeText(r.intercept)}</span>${mark(r.intercepted)}
+      <em>${esc(t(r.intercepted ? "dc.reveal.intercepted" : "dc.reveal.missed"))}</em></li>`);
+    else rows.push(`<li class="step s1 none"><span>${esc(t("dc.reveal.no_intercept"))}</span></li>`);
+    rows.push(`<li class="step s2"><span>${esc(t("dc.reveal.decode", { team: teamName(r.team) }))}</span>
+      <span class="code">${codeText(r.decode)}</span>${mark(!r.miscommunicated)}
+      <em>${esc(t(r.miscommunicated ? (g.variant === "three" ? "dc.reveal.mis_three" : "dc.reveal.mis") : "dc.reveal.decoded"))}</em></li>`);
+    rows.push(`<li class="step s3 answer"><span>${esc(t("dc.reveal.code", { name: name(s, r.encryptor) }))}</span>
+      <span class="code" data-testid="reveal-code">${codeText(r.code)}</span></li>`);
+    const placed = r.clues.map((c, i) => `<li><b>${r.code[i]}</b> ${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</li>`).join("");
+    return `<div class="dc-reveal ${big ? "big" : ""}" data-testid="reveal">
+      <h3>${esc(t("dc.reveal.title", { team: teamName(r.team), round: r.round }))}</h3>
+      <ol class="steps">${rows.join("")}</ol>
+      <ul class="placed">${placed}</ul></div>`;
+  }
+
+  function resultText(s, g) {
+    const r = g.result;
+    if (!r) return "";
+    const p = { team: r.winner ? teamName(r.winner) : "", white: 0, black: 0 };
+    if (r.reason === "score") Object.assign(p, r.scores);
+    if (r.reason === "keywords" || r.reason === "shared") Object.assign(p, r.correct || {});
+    if (r.reason === "three_intercepted") p.name = names(s, g.teams[r.winner]);
+    if (r.reason === "miscommunicated") p.loser = teamName(r.winner === "white" ? "black" : "white");
+    return t("dc.result." + r.reason, p);
+  }
+  function resultHtml(s, g, big) {
+    const r = g.result;
+    const why = r.why ? t("dc.why." + r.why) : "";
+    const kws = TEAMS.filter((team) => g.keywords[team] && g.keywords[team].length).map((team) => `
+      <div class="dc-kwlist team-${team}"><h4>${esc(teamName(team))}</h4>
+        <ol>${g.keywords[team].map((w) => `<li>${esc(w)}</li>`).join("")}</ol></div>`).join("");
+    return `<div class="dc-result ${big ? "big" : ""}" data-testid="dc-result">
+      <p class="banner ${r.winner ? "team-" + r.winner : "shared"}">${esc(resultText(s, g))}</p>
+      ${why ? `<p class="why">${esc(why)}</p>` : ""}
+      <div class="dc-kws" data-testid="final-keywords">${kws}</div></div>`;
+  }
+
+  /* Whom the table waits for, in words. */
+  function waitingText(s, g) {
+    if (g.phase === "encrypt") {
+      const left = g.encrypting.filter((team) => !g.submitted[team]);
+      return left.length ? t("dc.wait.clues", { names: left.map((team) => `${name(s, g.encryptors[team])}(${teamName(team)})`).join("、") }) : "";
+    }
+    if (g.phase === "guess") {
+      const left = Object.entries(g.guessing).filter(([, x]) => !x.locked)
+        .map(([kind, x]) => t("dc.wait.group." + kind, { team: teamName(x.team) }));
+      return left.length ? t("dc.wait.guess", { groups: left.join("、") }) : "";
+    }
+    if (g.phase === "keywords" && g.tie) {
+      const left = TEAMS.filter((team) => !g.tie.locked[team]).map(teamName);
+      return left.length ? t("dc.wait.kw", { teams: left.join("、") }) : "";
+    }
+    if (g.phase === "judge" && g.tie) {
+      const left = TEAMS.filter((team) => !g.tie.judged[team]).map(teamName);
+      return left.length ? t("dc.wait.judge", { teams: left.join("、") }) : "";
+    }
+    return "";
+  }
+
+  function timerHtml(g) {
+    return g.deadline != null
+      ? `<span class="dc-timer" data-deadline="${g.deadline}" data-label="dc.timer_left" data-testid="dc-timer"></span>` : "";
+  }
+
+  /* ---------------- phone ---------------- */
+
+  let clueSave = null; /* pending draft save of the clue fields (debounced) */
+  let kwSave = null;
+
+  /* Taps faster than the server's answer build on each other: the last code this phone sent
+     counts until the server shows it (or 1.5 s pass: a refusal, or a teammate changed it). */
+  let pending = null;
+  const PENDING_MS = 1500;
+  function guessCode(g) {
+    const key = `${g.round}-${g.active}`;
+    if (pending && pending.key === key && Date.now() - pending.at < PENDING_MS) {
+      if (pending.code.join() !== g.my_guess.code.join()) return pending.code;
+    }
+    pending = null;
+    return g.my_guess.code;
+  }
+
+  function pickerHtml(g) {
+    const mine = g.my_guess;
+    const code = mine.locked ? mine.code : guessCode(g);
+    /* decoders see their own keywords on the number buttons; interceptors only the numbers */
+    const labels = g.role === "decoder" && g.my_keywords.length === 4 ? g.my_keywords : null;
+    const rows = g.clues.map((c, i) => `<div class="dc-pick-row">
+        <span class="clue"><span class="n">${i + 1}</span>${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span>
+        <span class="digits">${[1, 2, 3, 4].map((d) => `<button class="digit ${code[i] === d ? "on" : ""}" data-pick="${i}" data-digit="${d}"
+          data-testid="pick-${i}-${d}" ${mine.locked ? "disabled" : ""}>${d}${labels ? `<small>${esc(labels[d - 1])}</small>` : ""}</button>`).join("")}</span></div>`).join("");
+    const full = code.every((d) => d) && new Set(code).size === 3;
+    const by = mine.by ? t(mine.locked ? "dc.locked_by" : "dc.draft_by", { name: name(PH.last, mine.by) }) : t("dc.draft_shared");
+    const kind = g.role === "interceptor" ? "intercept" : "decode";
+    return `<div class="dc-guess ${kind}" data-testid="guess-panel">
+      <p class="dc-task">${esc(t("dc.task." + kind, { team: teamName(g.active) }))}</p>
+      ${rows}
+      <p class="small" data-testid="draft-by">${esc(by)}</p>
+      ${mine.locked ? `<p class="dc-locked" data-testid="locked">${esc(t("dc.locked", { code: codeText(code) }))}</p>`
+        : `<button class="primary big" data-lock="1" data-testid="lock" ${full ? "" : "disabled"}>${esc(t("dc.lock", { code: codeText(code) }))}</button>`}
+    </div>`;
+  }
+
+  function encryptorFormHtml(g) {
+    const code = g.my_code;
+    const kws = g.my_keywords;
+    const clues = (g.my_clues && g.my_clues.clues) || ["", "", ""];
+    return `<div class="dc-enc" data-testid="encryptor">
+      <p class="dc-task">${esc(t("dc.task.encrypt"))}</p>
+      <div class="dc-code" data-testid="my-code">${code.map((d) => `<span>${d}</span>`).join("")}</div>
+      <form class="dc-clue-form" autocomplete="off" onsubmit="return false">
+        ${code.map((d, i) => `<label class="dc-field"><span class="num">${d}</span><span class="kw">${esc(kws[d - 1])}</span>
+          <input data-clue="${i}" data-testid="clue-${i}" maxlength="40" enterkeyhint="${i < 2 ? "next" : "done"}" autocomplete="off"
+            placeholder="${esc(t("dc.clue_placeholder", { n: i + 1 }))}" value="${esc(clues[i])}"></label>`).join("")}
+        <button type="button" class="primary big" data-send-clues="1" data-testid="send-clues">${esc(t("dc.send_clues"))}</button>
+      </form>
+      <p class="dc-rules small">${esc(t("dc.clue_rules"))}</p>
+      <div class="dc-enc-status"></div></div>`;
+  }
+
+  /* Enter moves to the next field (never submits); an IME's Enter that confirms a conversion
+     does nothing at all (isComposing / keyCode 229, and the composition events for browsers
+     that report neither). */
+  function wireEnter(inputs) {
+    let composing = false;
+    inputs.forEach((input, i) => {
+      input.addEventListener("compositionstart", () => { composing = true; });
+      input.addEventListener("compositionend", () => { composing = false; });
+      input.addEventListener("keydown", (e) => {
+        if (e.key !== "Enter") return;
+        e.preventDefault();
+        if (composing || e.isComposing || e.keyCode === 229) return;
+        if (i < inputs.length - 1) inputs[i + 1].focus(); else input.blur();
+      });
+    });
+  }
+
+  function wireEncryptor(main, round) {
+    const inputs = [...main.querySelectorAll("[data-clue]")];
+    const values = () => inputs.map((x) => x.value);
+    const save = () => {
+      clearTimeout(clueSave);
+      clueSave = setTimeout(() => {
+        clueSave = null;
+        const g = PH.last && PH.last.game;
+        if (g && g.phase === "encrypt" && g.round === round && g.my_clues && !g.my_clues.final) PH.act({ type: "clues", round, clues: values(), final: false });
+      }, 700);
+    };
+    inputs.forEach((input) => input.addEventListener("input", save));
+    wireEnter(inputs);
+    const send = main.querySelector("[data-send-clues]");
+    send.onclick = () => {
+      clearTimeout(clueSave);
+      clueSave = null;
+      send.disabled = true;
+      PH.act({ type: "clues", round, clues: values(), final: true }).then((r) => { if (!r.ok) send.disabled = false; });
+    };
+  }
+
+  function kwFormHtml(s, g) {
+    const mine = g.my_kw;
+    const other = g.team === "white" ? "black" : "white";
+    return `<div class="dc-kwguess" data-testid="kw-form">
+      <p class="dc-task">${esc(t("dc.task.kw", { team: teamName(other) }))}</p>
+      <p class="small">${esc(t("dc.why." + (g.tie.why || "rounds")))} · ${esc(t("dc.kw_hint"))}</p>
+      ${[0, 1, 2, 3].map((i) => `<label class="dc-field"><span class="num">${i + 1}</span>
+        <input data-kw="${i}" data-testid="kw-${i}" maxlength="40" autocomplete="off" value="${esc(mine.draft[i] || "")}"></label>`).join("")}
+      <button type="button" class="primary big" data-kw-lock="1" data-testid="kw-lock">${esc(t("dc.kw_lock"))}</button>
+      <p class="small dc-kw-by"></p></div>`;
+  }
+
+  function wireKw(main) {
+    const inputs = [...main.querySelectorAll("[data-kw]")];
+    const values = () => inputs.map((x) => x.value);
+    inputs.forEach((input) => input.addEventListener("input", () => {
+      clearTimeout(kwSave);
+      kwSave = setTimeout(() => { kwSave = null; PH.act({ type: "kw_guess", words: values(), final: false }); }, 600);
+    }));
+    wireEnter(inputs);
+    const lock = main.querySelector("[data-kw-lock]");
+    lock.onclick = () => {
+      clearTimeout(kwSave);
+      kwSave = null;
+      lock.disabled = true;
+      PH.act({ type: "kw_guess", words: values(), final: true }).then((r) => { if (!r.ok) lock.disabled = false; });
+    };
+  }
+
+  function judgeHtml(s, g) {
+    const j = g.my_judge;
+    return `<div class="dc-judge" data-testid="judge">
+      <p class="dc-task">${esc(t("dc.task.judge"))}</p>
+      <ol>${g.my_keywords.map((w, i) => `<li><span class="kw">${esc(w)}</span><span class="guess">${j.guesses[i] ? esc(j.guesses[i]) : "—"}</span>
+        ${j.exact[i] ? `<b class="ok">✔</b>` : !String(j.guesses[i] || "").trim() ? `<span></span>` : `<button class="small ${j.accepted[i] ? "on" : ""}" data-accept="${i + 1}" data-value="${j.accepted[i] ? 0 : 1}" ${j.done ? "disabled" : ""}
+          data-testid="accept-${i + 1}">${esc(t(j.accepted[i] ? "dc.accepted" : "dc.accept"))}</button>`}</li>`).join("")}</ol>
+      ${j.done ? `<p class="dc-locked">${esc(t("dc.judged"))}</p>` : `<button class="primary big" data-judged="1" data-testid="judged">${esc(t("dc.judge_done"))}</button>`}
+    </div>`;
+  }
+
+  function phoneMain(main, s, g) {
+    const playing = !!(s.me && s.me.playing && g.team);
+    let key = "plain";
+    if (playing && g.phase === "encrypt" && g.role === "encryptor" && g.my_clues && !g.my_clues.final) key = `enc-${s.party.serial}-${g.round}`;
+    else if (playing && g.phase === "keywords" && g.my_kw && !g.my_kw.words) key = `kw-${s.party.serial}`;
+    if (main.dataset.key !== key) {
+      main.dataset.key = key;
+      drawn.delete(main);
+      if (key.startsWith("enc-")) {
+        main.innerHTML = encryptorFormHtml(g);
+        wireEncryptor(main, g.round);
+      } else if (key.startsWith("kw-")) {
+        main.innerHTML = kwFormHtml(s, g);
+        wireKw(main);
+      }
+    }
+    if (key.startsWith("enc-")) {
+      const left = waitingText(s, g);
+      setHtml(main.querySelector(".dc-enc-status"), `${timerHtml(g)}<p class="small">${esc(left)}</p>`);
+      return;
+    }
+    if (key.startsWith("kw-")) {
+      /* a teammate's typing arrives here: fill the fields nobody is typing in on this phone */
+      main.querySelectorAll("[data-kw]").forEach((input) => {
+        const v = g.my_kw.draft[Number(input.dataset.kw)] || "";
+        if (document.activeElement !== input && !kwSave && input.value !== v) input.value = v;
+      });
+      setHtml(main.querySelector(".dc-kw-by"), esc(waitingText(s, g)));
+      return;
+    }
+    let body = "";
+    const wait = waitingText(s, g);
+    if (g.phase === "over") {
+      body = resultHtml(s, g, false) + revealHtml(s, g, false);
+    } else if (!playing) {
+      body = `${g.phase === "guess" ? `<p class="dc-task">${esc(t("dc.clues_of", { team: teamName(g.active) }))}</p>${cluesHtml(g, false)}` : ""}
+        ${g.phase === "reveal" ? revealHtml(s, g, false) : ""}<p class="note">${esc(wait)}</p>`;
+    } else if (g.phase === "encrypt") {
+      if (g.role === "encryptor") {
+        body = `<div class="dc-enc done"><p class="dc-task">${esc(t("dc.sent"))}</p>
+          <div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
+          <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
+      } else {
+        body = `<p class="dc-task">${esc(t("dc.wait.encrypt_title"))}</p>`;
+      }
+      body += `${timerHtml(g)}<p class="note" data-testid="waiting">${esc(wait)}</p>`;
+    } else if (g.phase === "guess") {
+      body = `<p class="dc-task small">${esc(t("dc.clues_of", { team: teamName(g.active) }))} — ${esc(name(s, g.encryptors[g.active]))}</p>`;
+      if (g.role === "decoder" || g.role === "interceptor") body += pickerHtml(g);
+      else if (g.role === "encryptor") {
+        body += `${cluesHtml(g, false)}<div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
+          <p class="note">${esc(t("dc.encryptor_waits"))}</p>`;
+      } else {
+        body += `${cluesHtml(g, false)}<p class="note">${esc(t(g.round < 2 ? "dc.no_intercept_round1" : "dc.wait.other"))}</p>`;
+      }
+      body += `<p class="note" data-testid="waiting">${esc(wait)}</p>`;
+      if (g.my_code && g.my_clues && g.active !== g.team) body += myTurnLater(g);
+    } else if (g.phase === "reveal") {
+      body = `${revealHtml(s, g, false)}
+        <button class="primary big" data-next="1" data-testid="next">${esc(t("dc.next"))}</button>
+        <p class="small"><span data-deadline="${g.reveal_deadline}" data-label="dc.next_in"></span></p>`;
+    } else if (g.phase === "keywords") {
+      body = `<p class="dc-task">${esc(t("dc.kw_sent"))}</p><ol class="dc-clues">${(g.my_kw.words || []).map((w, i) => `<li><span class="n">${i + 1}</span><span class="c">${esc(w || "—")}</span></li>`).join("")}</ol>
+        <p class="note" data-testid="waiting">${esc(wait)}</p>`;
+    } else if (g.phase === "judge") {
+      body = judgeHtml(s, g) + `<p class="note" data-testid="waiting">${esc(wait)}</p>`;
+    }
+    setHtml(main, body);
+  }
+
+  /* The encryptor whose clues come next keeps them (and the code) in view, still secret. */
+  function myTurnLater(g) {
+    return `<div class="dc-later"><p class="small">${esc(t("dc.later"))}</p>
+      <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
+  }
+
+  function phoneSheets(s, g) {
+    const mine = g.team;
+    const theirs = mine === "white" ? "black" : "white";
+    /* the sheet being reasoned from comes first: the team whose clues are up (an interceptor
+       reads the other team's), or the other team's when guessing their keywords */
+    const order = !mine ? TEAMS
+      : g.phase === "keywords" || ((g.phase === "guess" || g.phase === "reveal") && g.active === theirs) ? [theirs, mine]
+      : [mine, theirs];
+    return order.filter((team) => g.encrypting.includes(team))
+      .map((team) => sheetHtml(g, team, team === mine ? g.my_keywords : g.keywords && g.keywords[team], team === mine ? "mine" : "")).join("");
+  }
+
+  function onPhoneClick(e) {
+    const s = PH.last;
+    const g = s && s.game;
+    if (!g || g.game !== "decrypto") return;
+    const b = e.target.closest("button");
+    if (!b || b.disabled) return;
+    if (b.dataset.pick != null && g.my_guess) {
+      const code = guessCode(g).slice();
+      const i = Number(b.dataset.pick), d = Number(b.dataset.digit);
+      for (let k = 0; k < 3; k++) if (k !== i && code[k] === d) code[k] = 0; /* a digit once: it moves */
+      code[i] = code[i] === d ? 0 : d;
+      pending = { key: `${g.round}-${g.active}`, code, at: Date.now() };
+      PH.act({ type: "draft", round: g.round, team: g.active, code });
+      PH.refresh();
+      setTimeout(PH.refresh, PENDING_MS + 50);
+    } else if (b.dataset.lock) {
+      b.disabled = true;
+      PH.act({ type: "lock", round: g.round, team: g.active, code: guessCode(g) }).then((r) => { if (!r.ok) b.disabled = false; });
+    } else if (b.dataset.next) {
+      b.disabled = true;
+      PH.act({ type: "next", round: g.round, team: g.active });
+    } else if (b.dataset.accept) {
+      PH.act({ type: "accept", number: Number(b.dataset.accept), accept: b.dataset.value === "1" });
+    } else if (b.dataset.judged) {
+      b.disabled = true;
+      PH.act({ type: "judged" }).then((r) => { if (!r.ok) b.disabled = false; });
+    }
+  }
+
+  let lastPhoneEvent = null;
+  function feel(g) {
+    const e = g.event;
+    if (!e || lastPhoneEvent === e.n) return;
+    const first = lastPhoneEvent === null;
+    lastPhoneEvent = e.n;
+    if (first) return;
+    if (e.kind === "round" && g.role === "encryptor") PH.buzz([80, 60, 80]);
+    else if (e.kind === "clues_up" && (g.role === "decoder" || g.role === "interceptor")) PH.buzz(60);
+    else if (e.kind === "over") PH.buzz([50, 50, 50, 50, 150]);
+  }
+
+  function phone(root, s) {
+    const g = s.game;
+    if (!root.querySelector(".dc.phone")) {
+      root.innerHTML = `<div class="dc phone"><div class="dc-head"></div><div class="dc-main"></div><div class="dc-sheets"></div></div>`;
+      root.querySelector(".dc.phone").addEventListener("click", onPhoneClick);
+    }
+    feel(g);
+    const badge = g.team ? `<p class="dc-me team-${g.team}" data-testid="my-team">${esc(g.variant === "three" && !g.encrypting.includes(g.team) ? t("dc.you_are_interceptor", { team: teamName(g.team) }) : t("dc.you_are", { team: teamName(g.team) }))}${
+      g.role === "encryptor" && g.phase !== "over" ? ` · <b>${esc(t("dc.role.encryptor"))}</b>` : ""}</p>` : "";
+    setHtml(root.querySelector(".dc-head"), statusHtml(s, g, g.team) + badge);
+    phoneMain(root.querySelector(".dc-main"), s, g);
+    setHtml(root.querySelector(".dc-sheets"), phoneSheets(s, g));
+  }
+
+  /* ---------------- TV ---------------- */
+
+  let lastTvEvent = null;
+  function sound(g) {
+    const e = g.event;
+    if (!e || lastTvEvent === e.n) return;
+    const first = lastTvEvent === null;
+    lastTvEvent = e.n;
+    if (first) return;
+    if (e.kind === "clues_up") PH.beep(660, 120);
+    else if (e.kind === "reveal") { PH.beep(440, 120); setTimeout(() => PH.beep(550, 120), 500); setTimeout(() => PH.beep(660, 200), 1000); }
+    else if (e.kind === "over") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+  }
+
+  function tvStage(s, g) {
+    const wait = waitingText(s, g);
+    if (g.phase === "over") return resultHtml(s, g, true);
+    if (g.phase === "encrypt") {
+      return `<div class="dc-stage-encrypt">
+        <h2>${esc(t("dc.tv.encrypt", { round: g.round }))}</h2>
+        <ul class="dc-writers">${g.encrypting.map((team) => `<li class="team-${team} ${g.submitted[team] ? "done" : ""}">
+          <span class="tname">${esc(teamName(team))}</span><span class="who">${esc(name(s, g.encryptors[team]))}</span>
+          <b>${g.submitted[team] ? "✔" : "…"}</b></li>`).join("")}</ul>
+        ${timerHtml(g)}<p class="note">${esc(wait)}</p></div>`;
+    }
+    if (g.phase === "guess") {
+      return `<div class="dc-stage-guess team-${g.active}">
+        <h2>${esc(t("dc.tv.clues", { team: teamName(g.active), name: name(s, g.encryptors[g.active]) }))}</h2>
+        ${cluesHtml(g, true)}
+        <ul class="dc-locks">${Object.entries(g.guessing).map(([kind, x]) => `<li class="${x.locked ? "done" : ""}">
+          ${esc(t("dc.wait.group." + kind, { team: teamName(x.team) }))} <b>${x.locked ? "✔" : "…"}</b></li>`).join("")}
+          ${g.guessing.intercept ? "" : `<li class="none">${esc(t("dc.no_intercept_round1"))}</li>`}</ul></div>`;
+    }
+    if (g.phase === "reveal") {
+      return `<div class="dc-stage-reveal">${revealHtml(s, g, true)}
+        <div class="dc-next-row">${s.host ? `<button class="primary" data-tv-next="1" data-testid="tv-next">${esc(t("dc.next"))}</button>` : ""}
+        <span class="small" data-deadline="${g.reveal_deadline}" data-label="dc.next_in"></span></div></div>`;
+    }
+    const answers = g.tie && g.tie.guesses ? `<div class="dc-kws">${TEAMS.map((team) => `
+      <div class="dc-kwlist team-${team}"><h4>${esc(t("dc.tv.answers", { team: teamName(team) }))}</h4>
+        <ol>${g.tie.guesses[team].map((w, i) => `<li>${w ? esc(w) : "—"} ${g.tie.accepted[team][i] ? `<b class="ok">✔</b>` : ""}</li>`).join("")}</ol></div>`).join("")}</div>` : "";
+    return `<div class="dc-stage-tie"><h2>${esc(t("dc.tv.tie"))}</h2><p>${esc(t("dc.why." + (g.tie && g.tie.why || "rounds")))}</p>
+      <p class="big">${esc(t(g.phase === "judge" ? "dc.tv.judge" : "dc.tv.kw"))}</p>${answers}<p class="note">${esc(wait)}</p></div>`;
+  }
+
+  function tv(root, s) {
+    const g = s.game;
+    sound(g);
+    if (!root.querySelector(".dc.tv")) {
+      root.innerHTML = `<div class="dc tv"><div class="dc-head"></div><div class="dc-stage"></div><div class="dc-sheets"></div></div>`;
+      root.querySelector(".dc.tv").addEventListener("click", (e) => {
+        const b = e.target.closest("[data-tv-next]");
+        const cur = PH.last && PH.last.game;
+        if (!b || !cur || cur.phase !== "reveal") return;
+        b.disabled = true;
+        PH.hostAct("next", { round: cur.round, team: cur.active });
+      });
+    }
+    const box = root.querySelector(".dc.tv");
+    box.className = `dc tv phase-${g.phase} variant-${g.variant}`;
+    setHtml(root.querySelector(".dc-head"), statusHtml(s, g, null));
+    setHtml(root.querySelector(".dc-stage"), tvStage(s, g));
+    setHtml(root.querySelector(".dc-sheets"), g.encrypting.map((team) => sheetHtml(g, team, g.keywords && g.keywords[team], "")).join(""));
+  }
+
+  PH.games.decrypto = { phone, tv, lobby };
+})();
