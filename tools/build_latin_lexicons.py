@@ -236,7 +236,49 @@ def german_name_forms() -> tuple[set[str], set[str]]:
     return names, nouns
 
 
+# Lower-case ngerman entries that are abbreviations or fragments of Latin/French phrases
+# ("ad acta", "in spe", "peu à peu"), not German words. Entries without a vowel are dropped
+# anyway (bzw, usw, ggf, km …); these are the ones with a vowel, picked by hand from the
+# 2–4-letter lower-case entries.
+DE_DENY = {"ALLG", "BES", "BETR", "BEZ", "BZGL", "CA", "CUM", "DE", "DIV", "DTO", "ENGL", "EO",
+           "ET", "ETC", "EVTL", "EXT", "GALV", "GEM", "HOC", "INCL", "INKL", "IPSO", "ACTA",
+           "LFD", "MED", "MIN", "MSEC", "NSEC", "PEU", "RASA", "RESP", "SEK", "SPE", "VICE",
+           "VORL", "ZUS", "USW", "HTTP", "FTP", "DPI", "CF", "INSB", "GGFS", "USF", "ZZT", "BSPW"}
+# Capitalised names that slip through every source (seen when reviewing the short survivors).
+DE_NAMES = {"ANKE", "ANTJE", "HANNE", "HILDE", "SILKE", "ZUSE", "RUEHE", "KNAUR", "HOARE", "BDE",
+            "PERS", "UDE", "ATUE", "MICROSOFT", "KLAUS", "HANS"}
+VOWEL = re.compile(r"[AEIOUY]")
+# Endings that mark a capitalised entry as a common noun (derivations, nominalised verbs,
+# inflection) rather than a name; used only for capitalised entries no other source vouches for.
+NOUN_ENDING = re.compile(
+    r"(UNG|UNGEN|IN|INNEN|HEIT|HEITEN|KEIT|KEITEN|SCHAFT|SCHAFTEN|ENS|ELNS|ERNS|CHEN|CHENS|"
+    r"EREI|EREIEN|ISMUS|TION|TIONEN|TAET|TAETEN|LING|LINGE|LINGS|NIS|NISSE|TUM|TUMS|IST|ISTEN|"
+    r"IK|IKEN|ITIS|UR|UREN|MENT|MENTS|ER|ERS|ERN|E|EN|ES)$")
+
+
+def english_proper_names() -> set[str]:
+    """Capitalised wamerican-large entries (names, places, brands), upper-cased."""
+    out = set()
+    for line in AMERICAN.read_text(encoding="utf-8").split("\n"):
+        w = line.strip()
+        if w[:1].isupper() and w.isalpha() and w.isascii():
+            out.add(w.upper())
+    return out
+
+
 def build_german() -> set[str]:
+    """ngerman forms, folded, minus abbreviations and (as far as the sources allow) names.
+
+    ngerman capitalises nouns and names alike, so a capitalised entry is dropped as a name when:
+      1. german-nouns tags the form as Vorname/Nachname/Toponym/Eigenname, or
+      2. wamerican-large lists it capitalised (international names, places, brands), or
+      3. nothing vouches for it as a noun: not a german-nouns common-noun form, not a compound
+         ending in one (head of at least 3 letters after a modifier of at least 3), and no
+         common-noun ending (-ung, -heit, -in, -er, -en, …), or
+      4. it is in DE_NAMES (a short hand-made list of survivors).
+    and never when the same folded form is a german-nouns common noun or a lower-case entry
+    (BAUER, KOCH, ROSE stay). The s-genitive of a dropped name is dropped too (SALZBURGS).
+    """
     raw = NGERMAN.read_text(encoding="utf-8").split("\n")
     stats = Counter()
     lower, capital = set(), set()
@@ -256,14 +298,34 @@ def build_german() -> set[str]:
         if not AZ.match(f):
             stats["non_latin"] += 1          # é, ç … in loan words
             continue
+        if not VOWEL.search(f) or f in DE_DENY:
+            stats["abbreviation"] += 1       # bzw, usw, km, Nr, etc, evtl …
+            continue
         (capital if w[0].isupper() else lower).add(f)
     names, nouns = german_name_forms()
-    denied = {f for f in capital if f in names and f not in nouns and f not in lower}
+    en_names = english_proper_names()
+    safe = nouns | lower
+
+    def vouched(f: str) -> bool:
+        if NOUN_ENDING.search(f):
+            return True
+        stems = {f} | ({f[:-1]} if f[-1:] in ("S", "N") else set()) | ({f[:-2]} if f.endswith("ES") else set())
+        return any(st[i:] in nouns for st in stems for i in range(3, len(st) - 2))
+
+    candidates = capital - safe
+    layer1 = {f for f in candidates if f in names}
+    layer2 = {f for f in candidates - layer1 if f in en_names}
+    layer3 = {f for f in candidates - layer1 - layer2 if not vouched(f)}
+    layer4 = candidates & DE_NAMES
+    denied = layer1 | layer2 | layer3 | layer4
+    genitive = {f for f in candidates - denied if f.endswith("S") and f[:-1] in denied}
+    denied |= genitive
     words = (lower | capital) - denied
     words = {w for w in words if len(w) >= 2}
     words |= set(DE_ALLOW)
     print("de stats", dict(stats), "capitalised", len(capital), "lower", len(lower),
-          "name forms", len(names), "denied", len(denied))
+          "| dropped as names: german-nouns", len(layer1), "wamerican", len(layer2),
+          "unvouched", len(layer3), "by hand", len(layer4), "s-genitive", len(genitive))
     return words
 
 
