@@ -89,30 +89,30 @@ def apportion_singles(share: dict[str, float], seats: int) -> dict[str, int]:
     return counts
 
 
-def english_deck_derivation() -> dict:
-    """English deck by the German method (research §1), reproducible from package data.
+def derive_deck(lang: str, dict_words: set[str], pair_candidates: list[str]) -> dict:
+    """A 66-card deck by the research §1 method, reproducible from package data.
 
-    1. Sample: the SAMPLE most frequent words of wordfreq ``en`` (large) that are lower-case,
-       apostrophe-free entries of wamerican-large; upper-cased.
+    1. Sample: the SAMPLE most frequent words of wordfreq ``lang`` (large) whose folded form is
+       in ``dict_words`` (the folded dictionary list).
     2. Letter and bigram shares, token-weighted (by word frequency) and type-weighted (each word
        once), blended 50/50.
     3. Pair cards: the PAIR_UNITS candidates with the largest blended bigram share; PAIR_CARDS
        cards apportioned among them (largest remainder). Each pair's share is taken away from
        its two letters.
-    4. SINGLE_CARDS single letters apportioned by largest remainder; quota < MIN_QUOTA -> none.
+    4. SINGLE_CARDS single letters apportioned by largest remainder; quota < MIN_QUOTA -> none,
+       every other letter at least one.
     """
     from wordfreq import top_n_list, word_frequency
 
-    dict_words = set()
-    for line in AMERICAN.read_text(encoding="utf-8").split("\n"):
-        w = line.strip()
-        if w and w.isascii() and w.isalpha() and w.islower():
-            dict_words.add(w)
-    sample = [w for w in top_n_list("en", 400_000, wordlist="large") if w in dict_words][:SAMPLE]
+    sample = []
+    for w in top_n_list(lang, 400_000, wordlist="large"):
+        f = fold(w, lang)
+        if f in dict_words:
+            sample.append((f, word_frequency(w, lang, wordlist="large")))
+            if len(sample) == SAMPLE:
+                break
     tok_l, typ_l, tok_b, typ_b = Counter(), Counter(), Counter(), Counter()
-    for w in sample:
-        f = word_frequency(w, "en", wordlist="large")
-        W = w.upper()
+    for W, f in sample:
         for c in W:
             tok_l[c] += f
             typ_l[c] += 1
@@ -125,7 +125,7 @@ def english_deck_derivation() -> dict:
         return 0.5 * tok[key] / n_tok + 0.5 * typ[key] / n_typ
 
     letters = {c: blend(tok_l, typ_l, c) for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
-    pair_share = {p: blend(tok_b, typ_b, p) for p in EN_PAIR_CANDIDATES}
+    pair_share = {p: blend(tok_b, typ_b, p) for p in pair_candidates}
     chosen = sorted(pair_share, key=lambda p: (-pair_share[p], p))[:PAIR_UNITS]
     pairs = largest_remainder({p: pair_share[p] for p in chosen}, PAIR_CARDS)
     rest = dict(letters)
@@ -140,6 +140,17 @@ def english_deck_derivation() -> dict:
         "singles": singles,
         "pairs": pairs,
     }
+
+
+def english_deck_derivation() -> dict:
+    """The English deck: wordfreq en x wamerican-large (lower-case, apostrophe-free entries)."""
+    return derive_deck("en", build_english(quiet=True), EN_PAIR_CANDIDATES)
+
+
+def german_deck_check() -> dict:
+    """Re-derive the German deck by the same code (wordfreq de x our folded ngerman list) to show
+    the method reproduces RULES.md; printed, not used: the shipped German deck is RULES.md's."""
+    return derive_deck("de", build_german(quiet=True), ["CH", "EI", "IE", "ST"])
 
 
 def cards(singles: list[tuple[str, int]], pairs: list[tuple[str, int]]) -> list[dict]:
@@ -185,6 +196,15 @@ def build_decks() -> dict:
     print("en letter share %", d["letter_share_pct"])
     print("en pair share %", d["pair_share_pct"])
     print("en deck", " ".join(f"{c['face']}x{c['count']}" for c in decks["en"]["cards"]))
+    g = german_deck_check()
+    rederived = {**g["singles"], **g["pairs"]}
+    shipped = dict(DE_SINGLES + DE_PAIRS)
+    diff = {k: (shipped.get(k, 0), rederived.get(k, 0)) for k in set(shipped) | set(rederived)
+            if shipped.get(k, 0) != rederived.get(k, 0)}
+    print("de re-derived by the same code:", "identical to RULES.md" if not diff
+          else f"differs from RULES.md (shipped, re-derived): {diff}")
+    print("de letter share %", g["letter_share_pct"])
+    print("de pair share %", g["pair_share_pct"])
     return decks
 
 
@@ -266,7 +286,7 @@ def english_proper_names() -> set[str]:
     return out
 
 
-def build_german() -> set[str]:
+def build_german(quiet: bool = False) -> set[str]:
     """ngerman forms, folded, minus abbreviations and (as far as the sources allow) names.
 
     ngerman capitalises nouns and names alike, so a capitalised entry is dropped as a name when:
@@ -323,13 +343,14 @@ def build_german() -> set[str]:
     words = (lower | capital) - denied
     words = {w for w in words if len(w) >= 2}
     words |= set(DE_ALLOW)
-    print("de stats", dict(stats), "capitalised", len(capital), "lower", len(lower),
-          "| dropped as names: german-nouns", len(layer1), "wamerican", len(layer2),
-          "unvouched", len(layer3), "by hand", len(layer4), "s-genitive", len(genitive))
+    if not quiet:
+        print("de stats", dict(stats), "capitalised", len(capital), "lower", len(lower),
+              "| dropped as names: german-nouns", len(layer1), "wamerican", len(layer2),
+              "unvouched", len(layer3), "by hand", len(layer4), "s-genitive", len(genitive))
     return words
 
 
-def build_english() -> set[str]:
+def build_english(quiet: bool = False) -> set[str]:
     stats = Counter()
     words = set()
     for line in AMERICAN.read_text(encoding="utf-8").split("\n"):
@@ -349,7 +370,8 @@ def build_english() -> set[str]:
             continue
         words.add(f)
     words = {w for w in words if len(w) >= 2}
-    print("en stats", dict(stats))
+    if not quiet:
+        print("en stats", dict(stats))
     return words
 
 
