@@ -11,9 +11,10 @@ from functools import lru_cache
 from jsonschema import Draft202012Validator
 
 from .base import Game, RuleError
+from .diabolo import Diabolo
 from .the_mind import TheMind
 
-GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind,)}
+GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind, Diabolo)}
 """Registry key → game class, in the order the lobby lists them."""
 
 
