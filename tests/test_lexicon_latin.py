@@ -62,7 +62,7 @@ GERMAN_KNOWN = ["HANG", "LAGER", "STOP", "POST", "GEHST", "HAEUSER", "KINDERN", 
 # Names the build's denylists remove (german-nouns name tags, wamerican's capitalised names,
 # unvouched capitalised entries, s-genitives) and abbreviations.
 GERMAN_UNKNOWN = ["PETER", "BERLIN", "MUENCHEN", "DORTMUND", "MERKEL", "HAMBURG", "ITALIEN",
-                  "SALZBURGS", "USA", "GMBH", "ZB", "BZW", "USW", "ETC", "EVTL", "KM", "THE"]
+                  "SALZBURGS", "PETERS", "HANS", "MICROSOFT", "USA", "GMBH", "ZB", "BZW", "USW", "ETC", "EVTL", "KM", "THE"]
 
 
 @pytest.mark.parametrize("word", GERMAN_KNOWN)

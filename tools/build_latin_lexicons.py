@@ -295,8 +295,9 @@ def build_german(quiet: bool = False) -> set[str]:
       3. nothing vouches for it as a noun: not a german-nouns common-noun form, not a compound
          ending in one (head of at least 3 letters after a modifier of at least 3), and no
          common-noun ending (-ung, -heit, -in, -er, -en, …), or
-      4. it is in DE_NAMES (a short hand-made list of survivors).
-    and never when the same folded form is a german-nouns common noun or a lower-case entry
+      4. it is in DE_NAMES (a short hand-made list of survivors; this one wins over a
+         german-nouns noun tag, e.g. HANS).
+    and (1–3) never when the same folded form is a german-nouns common noun or a lower-case entry
     (BAUER, KOCH, ROSE stay). The s-genitive of a dropped name is dropped too (SALZBURGS).
     """
     raw = NGERMAN.read_text(encoding="utf-8").split("\n")
@@ -336,9 +337,10 @@ def build_german(quiet: bool = False) -> set[str]:
     layer1 = {f for f in candidates if f in names}
     layer2 = {f for f in candidates - layer1 if f in en_names}
     layer3 = {f for f in candidates - layer1 - layer2 if not vouched(f)}
-    layer4 = candidates & DE_NAMES
+    layer4 = (capital - lower) & DE_NAMES   # by hand: overrides a german-nouns noun tag too
     denied = layer1 | layer2 | layer3 | layer4
     genitive = {f for f in candidates - denied if f.endswith("S") and f[:-1] in denied}
+    genitive |= {f for f in capital - lower - denied if f.endswith("S") and f[:-1] in layer4}
     denied |= genitive
     words = (lower | capital) - denied
     words = {w for w in words if len(w) >= 2}
