@@ -63,7 +63,7 @@ PICK_SECONDS = 15.0
 """Time each other player has to pick a card after a rejected word; then a random card (ours)."""
 POSSIBLE_WORDS = 5
 """How many still-possible words the round's end shows."""
-POSSIBLE_SCAN = 60_000
+POSSIBLE_SCAN = 40_000
 """At most this many list words are tried for the round's end (keeps the engine loop fast)."""
 
 PHASES = ("turning", "vote", "picking", "scored", "over")
@@ -206,38 +206,66 @@ def possible_words(cards: list[dict], lang: str, min_cards: int = MIN_CARDS,
                    limit: int = POSSIBLE_WORDS, scan: int = POSSIBLE_SCAN) -> list[str]:
     """A few list words that could still be spelt from ``cards`` (for the round's end).
 
-    Tries at most ``scan`` words of the list (longest first, only lengths the cards can reach)
-    and returns up to ``limit`` of them, sorted longest first. Deterministic.
+    Tries at most ``scan`` words of the list (a seventh of them per length), the longest lengths
+    the cards can reach first; in each length it starts at a place that depends on the cards, so rounds show different words.
+    Words needing fewer jokers go first, then longer ones. Deterministic for the same cards.
+
+    Returns:
+        Up to ``limit`` folded words, each spellable from ``cards`` with at least ``min_cards``.
     """
     if len(cards) < min_cards:
         return []
-    letters = {ch for c in cards if not c["joker"] for ch in c["face"]}
+    have: dict[str, int] = {}
+    for c in cards:
+        if not c["joker"]:
+            for ch in c["face"]:
+                have[ch] = have.get(ch, 0) + 1
     wild = sum(c["joker"] for c in cards)
     most = sum(len(c["face"]) if not c["joker"] else c["joker"] for c in cards)
-    found: list[str] = []
+    seed = sum((c["id"] + 1) * 7919 for c in cards)
+    have_mask = _mask("".join(have))
+    found: list[tuple[int, int, str]] = []
+    stems: set[str] = set()  # one form per stem: not five inflections of one word
     tried = 0
-    for word in _ordered_words(lang):
-        if len(word) > most or len(word) < min_cards:
+    for length, bucket in _words_by_length(lang):
+        if length > most or length < min_cards:
             continue
-        tried += 1
-        if tried > scan:
-            break
-        if sum(1 for ch in word if ch not in letters) > wild:
-            continue
-        a = best_assignment(word, cards)
-        if a is not None and len(a) >= min_cards:
-            found.append(word)
-            if len(found) >= limit:
+        start = seed % len(bucket)
+        for k in range(min(len(bucket), scan // 7 + 1)):  # each length gets its share
+            mask, word = bucket[(start + k) % len(bucket)]
+            tried += 1
+            if tried > scan or len(found) >= limit * 3:
                 break
-    return found
+            if (mask & ~have_mask).bit_count() > wild:
+                continue  # more different letters missing than there are jokers
+            if word[:5] in stems or sum(max(0, word.count(ch) - have.get(ch, 0)) for ch in set(word)) > wild:
+                continue  # more letters missing than jokers can stand for
+            plan = best_assignment(word, cards)
+            if plan is not None and len(plan) >= min_cards:
+                stems.add(word[:5])
+                found.append((sum(1 for c in plan if c["joker"]), -length, word))
+        if tried > scan or len(found) >= limit * 3:
+            break
+    return [w for _, _, w in sorted(found)[:limit]]
+
+
+def _mask(letters: str) -> int:
+    """A 26-bit set of the letters A–Z in ``letters``."""
+    m = 0
+    for ch in letters:
+        m |= 1 << (ord(ch) - 65)
+    return m
 
 
 @lru_cache(maxsize=4)
-def _ordered_words(lang: str) -> tuple[str, ...]:
-    """The word list of ``lang`` (folded), words of 4–10 letters, longest first, then A–Z."""
-    words = [w for w in _lexicon().words(lang) if 4 <= len(w) <= 10 and _FOLDED.match(w)]
-    words.sort(key=lambda w: (-len(w), w))
-    return tuple(words)
+def _words_by_length(lang: str) -> tuple[tuple[int, tuple[tuple[int, str], ...]], ...]:
+    """The word list of ``lang`` (folded, 4–10 letters) by length, longest first, A–Z inside;
+    each word with its letter set (:func:`_mask`)."""
+    buckets: dict[int, list[str]] = {}
+    for w in _lexicon().words(lang):
+        if 4 <= len(w) <= 10 and _FOLDED.match(w):
+            buckets.setdefault(len(w), []).append(w)
+    return tuple((n, tuple((_mask(w), w) for w in sorted(buckets[n]))) for n in sorted(buckets, reverse=True))
 
 
 # --- schemas ---------------------------------------------------------------------------------
@@ -340,7 +368,7 @@ class Diabolo(Game):
             try:
                 deck_table(lang)
                 _lexicon().load(lang)
-                _ordered_words(lang)
+                _words_by_length(lang)
             except Exception:  # a missing list shows up as refusals, not a dead server
                 pass
 
