@@ -173,7 +173,22 @@ def test_bad_claims_are_refused_and_change_nothing():
     refused("stale_round", g.apply, "s1", {"type": "claim", "round": 2, "word": "HANG",
                                            "cards": [{"id": i} for i in ids_of(g, ["H", "A", "N", "G"])]}, 2.0)
     refused("not_a_joker", claim, g, "s1", "HANG", ["H", "A", "N", "G"], jokers={0: "X"})
+    refused("word_too_long", claim, g, "s1", "HANG" * 8, ["H", "A", "N", "G"])
+    refused("not_letters", claim, g, "s1", "  ", ["H", "A", "N", "G"])
     assert g.to_dict() == before
+
+
+def test_the_english_deck_and_word_list():
+    g = new_game(2, lang="en")
+    assert g.view(None)["lang"] == "en" and g.view(None)["deck_size"] == 66
+    turn_up(g, ["TH", "E", "N", "IN", "?", "S", "T"])
+    claim(g, "s2", "then", ["TH", "E", "N"])
+    assert g.claim["status"] == "taken" and len(g.piles["s2"]) == 3
+    refused("spelling", claim, g, "s1", "TNIS", ["T", "IN", "S"])  # the IN card spells IN, not NI
+    table = [g.cards[i] for i in g.table]
+    assert [c["as"] for c in best_assignment("TINS", table)] == ["T", "IN", "S"]
+    claim(g, "s1", "tins", ["T", "IN", "S"])
+    assert len(g.piles["s1"]) == 3
 
 
 def test_players_given_the_handicap_need_four_cards():

@@ -112,6 +112,11 @@ def test_a_seeded_round_with_a_tv_and_three_phones(server, browser, pw):
         a.get_by_test_id("auto").tap()
         expect(tv.get_by_test_id("tv-tempo")).to_have_text(re.compile("停止|paused"))
         game.turn(8)
+        # the host (the TV) can stand in for the dealer's phone
+        before = game.deck_left()
+        tv.get_by_test_id("tv-turn").click()
+        expect(tv.get_by_test_id("tv-deck")).to_contain_text(str(before - 1))
+        shot(a, "diabolo-phone-dealer.png")
 
         # Ben types a word: the phone shows the cards it will take before sending
         word, plan = game.turn_until_word()
@@ -178,6 +183,8 @@ def test_a_seeded_round_with_a_tv_and_three_phones(server, browser, pw):
         while game.deck_left():
             game.turn(1)
         expect(tv.get_by_test_id("ends-in")).to_be_visible()
+        shot(tv, "diabolo-tv-deck-out.png")
+        shot(a, "diabolo-phone-deck-out.png")
         for page in (a, b, c):
             page.get_by_test_id("pass").tap()
         expect(tv.get_by_test_id("round-end")).to_be_visible()

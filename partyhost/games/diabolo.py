@@ -624,8 +624,9 @@ class Diabolo(Game):
     def _do_claim(self, seat: str, action: dict, now: float) -> None:
         """A word from face-up cards (§2, §5, §8).
 
-        Checks, in order: ``"stale_round"``; ``"round_scored"`` (scored); ``"not_letters"`` (not
-        letters, or longer than ``MAX_WORD`` once folded: abbreviations with dots, digits);
+        Checks, in order: ``"stale_round"``; ``"round_scored"`` (scored); ``"word_too_long"``
+        (``max``: more than ``MAX_WORD`` letters once folded); ``"not_letters"`` (anything but
+        letters: abbreviations with dots, digits, an empty word);
         ``"card_twice"``; ``"card_taken"`` (a card is already in a pile or held by the claim
         under vote: the race was lost, no penalty); ``"not_face_up"``; ``"word_vote_open"`` /
         ``"picking_open"``; ``"too_few_cards"`` (``min``); ``"joker_letter"`` /
@@ -638,7 +639,9 @@ class Diabolo(Game):
         if self.phase == "scored":
             raise RuleError("round_scored")
         word = fold(action["word"], self.lang)
-        if not _FOLDED.match(word) or len(word) > MAX_WORD:
+        if len(word) > MAX_WORD:
+            raise RuleError("word_too_long", max=MAX_WORD)
+        if not _FOLDED.match(word):
             raise RuleError("not_letters")
         ids = [c["id"] for c in action["cards"]]
         if len(set(ids)) != len(ids):

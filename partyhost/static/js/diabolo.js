@@ -241,11 +241,13 @@
 
     /* the dealer's tempo */
     const dealerSlot = root.querySelector(".dia-dealer-slot");
-    const dealerHtml = playing && dealer && g.phase === "turning" ? `<div class="dia-dealer" data-testid="dealer">
+    const dealerHtml = playing && dealer && g.phase === "turning" && g.deck_left ? `<div class="dia-dealer" data-testid="dealer">
         <p class="small">${esc(t("dia.you_deal"))} · ${esc(tempoText(g))}</p>
         <div class="row">
-          ${g.deck_left ? `<button class="${g.auto ? "" : "primary"}" data-auto="${g.auto ? 0 : 1}" data-testid="auto">${esc(t(g.auto ? "dia.pause" : "dia.start"))}</button>
-          <button data-turn="1" data-testid="turn">${esc(t("dia.turn_now"))}</button>` : ""}
+          <button class="${g.auto ? "" : "primary"}" data-auto="${g.auto ? 0 : 1}" data-testid="auto">${esc(t(g.auto ? "dia.pause" : "dia.start"))}</button>
+          <button data-turn="1" data-testid="turn">${esc(t("dia.turn_now"))}</button>
+        </div>
+        <div class="row tempo">
           <button class="small" data-tempo="${Math.min(20, g.interval + 1)}" data-testid="slower">${esc(t("dia.slower"))}</button>
           <b class="interval" data-testid="interval">${g.interval}s</b>
           <button class="small" data-tempo="${Math.max(1, g.interval - 1)}" data-testid="faster">${esc(t("dia.faster"))}</button>
@@ -275,7 +277,7 @@
     root.querySelector(".dia-row-slot").innerHTML = ended ? "" : `
       ${myPick ? `<p class="event picking" data-testid="pick-prompt">${esc(t("dia.pick_prompt"))} <span data-deadline="${g.picking.deadline}" data-label="dia.pick_left"></span></p>` : ""}
       ${picking && !myPick ? `<p class="note">${esc(t("dia.pick_wait"))} · ${esc(pickedList(g, s, g.picking.picked))}</p>` : ""}
-      <div class="dia-row ${canTap ? "tappable" : ""}" data-testid="row">${g.table.length ? g.table.map((c) => `<button class="dcard ${c.joker ? "joker" : ""} ${c.face.length === 2 && !c.joker ? "pair" : ""} ${order.has(c.id) ? "sel" : ""} ${held.has(c.id) ? "held" : ""}"
+      <div class="dia-row ${canTap ? "tappable" : ""} ${g.table.length > 30 ? "many" : g.table.length > 18 ? "more" : ""}" data-testid="row">${g.table.length ? g.table.map((c) => `<button class="dcard ${c.joker ? "joker" : ""} ${c.face.length === 2 && !c.joker ? "pair" : ""} ${order.has(c.id) ? "sel" : ""} ${held.has(c.id) ? "held" : ""}"
           data-card="${c.id}" data-face="${esc(c.face)}" ${canTap && !held.has(c.id) ? "" : "disabled"}>${faceHtml(c)}${order.has(c.id) ? `<i>${order.get(c.id)}</i>` : ""}</button>`).join("")
         : `<p class="note">${esc(t("dia.empty_row"))}</p>`}</div>`;
     root.querySelectorAll(".dia-row [data-card]").forEach((b) => {
@@ -414,12 +416,20 @@
         ${tempoText(g) ? `<span data-testid="tv-tempo">${esc(tempoText(g))}</span>` : ""}
         <span class="deck" data-testid="tv-deck">${esc(g.deck_left ? t("dia.deck_left", { count: g.deck_left }) : t("dia.deck_out"))}</span>
         ${countdown(g)}
+        ${s.host && g.phase === "turning" && g.deck_left ? `<span class="hostturn">
+          <button class="small" data-host-auto="${g.auto ? 0 : 1}" data-testid="tv-auto">${esc(t(g.auto ? "dia.host_pause" : "dia.host_start"))}</button>
+          <button class="small" data-host-turn="1" data-testid="tv-turn">${esc(t("dia.host_turn"))}</button></span>` : ""}
       </div>
       <div class="dia-banner">${banner}</div>
       <div class="dia-center">${center}</div>
       <ul class="players dia-players-tv">${players}</ul>
     </div>`;
     wireVote(root);
+    /* the host stands in for a dealer whose phone is gone */
+    const hauto = root.querySelector("[data-host-auto]");
+    if (hauto) hauto.onclick = () => { hauto.disabled = true; PH.hostAct("auto", { on: hauto.dataset.hostAuto === "1" }); };
+    const hturn = root.querySelector("[data-host-turn]");
+    if (hturn) hturn.onclick = () => { hturn.disabled = true; PH.hostAct("turn", { turned: PH.last.game.turned }); };
   }
 
   /* ---------- lobby options ---------- */
