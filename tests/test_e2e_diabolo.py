@@ -203,3 +203,34 @@ def test_a_seeded_round_with_a_tv_and_three_phones(server, browser, pw):
         assert not problems, problems
     finally:
         close_all(tv, *(ph.page for ph in phones))
+
+
+def test_the_phone_spells_and_folds_as_the_server_does(server, browser):
+    """The phone's search for a typed word (diabolo.js) picks the same cards as the server's
+    ``best_assignment``, and folds spelling the same way, on many random rows and words."""
+    import random
+
+    srv = server(mode="threading", seed=9)
+    page = browser.new_context().new_page()
+    try:
+        page.goto(srv.url + "/tv")
+        page.wait_for_function("typeof PH !== 'undefined' && !!PH.games.diabolo")
+        rng = random.Random(5)
+        words = sorted(latin.words("de"))
+        cases = []
+        for _ in range(300):
+            cards = rng.sample(list(DECK), rng.randint(3, 24))
+            word = rng.choice(words) if rng.random() < 0.7 else "".join(
+                rng.choice(c["face"] if not c["joker"] else "XY"[: c["joker"]]) for c in rng.sample(cards, 3))
+            cases.append({"word": word, "cards": cards})
+        got = page.evaluate("cases => cases.map(c => PH.games.diabolo.bestAssignment(c.word, c.cards))", cases)
+        for case, js in zip(cases, got):
+            assert js == best_assignment(case["word"], case["cards"]), case
+        assert sum(1 for g in got if g) > 50  # the cases do exercise real spellings
+        samples = ["Häuser", "straße", "STRAẞE", "Ölfässer", "Ü", "a\u0308rger", "  hang  ", "z.B."]
+        js_folds = page.evaluate("ws => ws.map(w => PH.games.diabolo.fold(w, 'de'))", samples)
+        assert js_folds == [latin.fold(w, "de") for w in samples]
+        js_en = page.evaluate("ws => ws.map(w => PH.games.diabolo.fold(w, 'en'))", samples)
+        assert js_en == [latin.fold(w, "en") for w in samples]
+    finally:
+        page.context.close()
