@@ -446,3 +446,30 @@ def test_possible_words_are_spellable_from_the_cards_left():
     for w in words:
         assert best_assignment(w, cards) is not None
     assert possible_words(cards[:2], "de") == []
+
+
+def test_a_restart_stops_the_turning_until_the_dealer_starts_it_again():
+    g = new_game()
+    g.apply("s1", {"type": "auto", "round": 1, "on": True}, 0.0)
+    g.tick(0.0)
+    restored = Diabolo.from_dict(g.to_dict(), random.Random(9))
+    restored.interrupted(50.0)
+    assert restored.next_deadline() is None and not restored.view(None)["auto"]
+    assert restored.view(None)["table"] == g.view(None)["table"]
+
+
+def test_picks_when_both_the_table_and_the_deck_are_empty_give_nothing():
+    g = new_game(3)
+    while g.deck:
+        g.apply("s1", {"type": "turn", "round": 1, "turned": g.turned}, 1.0)
+    # leave exactly four cards: Z U R K
+    keep = ids_of(g, ["Z", "U", "R", "K"])
+    g.piles["s1"] = [i for i in g.table if i not in keep]
+    g.table = keep
+    claim(g, "s2", "ZURK", ["Z", "U", "R", "K"], now=2.0)
+    g.host_apply({"type": "overrule", "outcome": "reject"}, 3.0)
+    g.apply("s1", {"type": "pick", "round": 1, "card": g.table[0]}, 4.0)
+    g.apply("s3", {"type": "pick", "round": 1, "card": g.table[0]}, 4.0)
+    # two cards left on the table: fewer than any word needs, the deck is out: the round ends
+    assert g.phase == "scored" and g.results[0]["why"] == "no_cards"
+    assert g.card_count() == 66

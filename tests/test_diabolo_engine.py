@@ -115,3 +115,20 @@ def test_no_socket_ever_receives_the_undealt_deck():
             assert not shown & set(deck)
             # the next cards, in order, appear nowhere in any view
             assert json.dumps(deck[:3]) not in text
+
+
+def test_a_doubled_claim_is_refused_and_takes_nothing_more():
+    rig, tv, (a, b, c) = start()
+    ids = lay_out(rig.game, ["H", "A", "N", "G", "E"])
+    action = {"type": "claim", "round": 1, "word": "HANG", "cards": [{"id": ids[f]} for f in "HANG"]}
+    assert b.act(action)["ok"]
+    again = b.act(action)  # a second send of the same claim (a new message id)
+    assert again["code"] == "card_taken"
+    msg = {"id": "same-id", "game": b.state["party"]["serial"], **action}
+    b.emit("act", msg)
+    b.emit("act", msg)
+    rig.drain()
+    codes = [r["code"] for r in b.received("result") if r["id"] == "same-id"]
+    assert codes == ["card_taken", "card_taken"]  # refused messages do not use their id up
+    assert [p["cards"] for p in tv.state["game"]["players"]] == [0, 4, 0]
+    assert rig.game.card_count() == 66
