@@ -200,6 +200,17 @@ def test_a_seeded_round_with_a_tv_and_three_phones(server, browser, pw):
         b.get_by_test_id("deal").tap()
         expect(tv.get_by_test_id("tv-round")).to_have_text(re.compile(r"2 / 6"))
         expect(b.get_by_test_id("dealer")).to_be_visible()
+        # English pages: Ben deals round 2, the TV and his phone switch language
+        b.get_by_test_id("turn").tap()
+        b.get_by_test_id("turn").tap()
+        b.get_by_test_id("turn").tap()
+        expect(tv.get_by_test_id("tv-row").locator(".dcard")).to_have_count(3)
+        tv.locator(".lang-switch").first.click()
+        b.locator(".lang-switch").first.tap()
+        expect(tv.get_by_test_id("tv-round")).to_have_text("Round 2 / 6")
+        expect(b.get_by_test_id("round")).to_have_text("Round 2 / 6")
+        shot(tv, "diabolo-tv-en.png")
+        shot(b, "diabolo-phone-en.png")
         assert not problems, problems
     finally:
         close_all(tv, *(ph.page for ph in phones))

@@ -66,7 +66,7 @@
 
   /* ---------- shared bits ---------- */
   const name = (s, seat) => PH.nameOf(s, seat);
-  const faceHtml = (c) => (c.joker ? `<span class="trident">${c.joker === 2 ? "ΨΨ" : "Ψ"}</span>` : esc(c.face));
+  const faceHtml = (c) => (c.joker ? `<span class="trident ${c.joker === 2 ? "double" : ""}">${c.joker === 2 ? "ΨΨ" : "Ψ"}</span>` : esc(c.face));
   function cardHtml(c, extra, attrs) {
     return `<span class="dcard ${c.joker ? "joker" : ""} ${c.face.length === 2 && !c.joker ? "pair" : ""} ${extra || ""}" ${attrs || ""}>${faceHtml(c)}</span>`;
   }
@@ -314,7 +314,11 @@
         : `${p.word} · ${t("dia.will_take", { count: p.cards.length })}${p.cards.length < min ? " · " + t("dia.min_cards", { min }) : ""}`;
       preview.className = "small dia-preview" + (p && (!p.cards || p.cards.length < min) ? " bad" : "");
       root.querySelector("[data-testid=send]").disabled = !p || !p.cards || p.cards.length < min || sending || !!jokerFor;
+      /* the skeleton's words follow a language switch */
       root.querySelector("[data-testid=word]").placeholder = t("dia.type_word");
+      root.querySelector("[data-testid=send]").textContent = t("dia.send");
+      root.querySelector("[data-testid=undo]").textContent = t("dia.back");
+      root.querySelector("[data-testid=clear]").textContent = t("dia.clear");
       const jp = root.querySelector(".dia-joker");
       jp.hidden = !jokerFor;
       if (jokerFor) {
