@@ -223,7 +223,7 @@ def possible_words(cards: list[dict], lang: str, min_cards: int = MIN_CARDS,
     wild = sum(c["joker"] for c in cards)
     most = sum(len(c["face"]) if not c["joker"] else c["joker"] for c in cards)
     seed = sum((c["id"] + 1) * 7919 for c in cards)
-    have_mask = _mask("".join(have))
+    letters = frozenset(have)
     found: list[tuple[int, int, str]] = []
     stems: set[str] = set()  # one form per stem: not five inflections of one word
     tried = 0
@@ -232,11 +232,11 @@ def possible_words(cards: list[dict], lang: str, min_cards: int = MIN_CARDS,
             continue
         start = seed % len(bucket)
         for k in range(min(len(bucket), scan // 7 + 1)):  # each length gets its share
-            mask, word = bucket[(start + k) % len(bucket)]
+            word = bucket[(start + k) % len(bucket)]
             tried += 1
             if tried > scan or len(found) >= limit * 3:
                 break
-            if (mask & ~have_mask).bit_count() > wild:
+            if len(set(word) - letters) > wild:
                 continue  # more different letters missing than there are jokers
             if word[:5] in stems or sum(max(0, word.count(ch) - have.get(ch, 0)) for ch in set(word)) > wild:
                 continue  # more letters missing than jokers can stand for
@@ -249,23 +249,14 @@ def possible_words(cards: list[dict], lang: str, min_cards: int = MIN_CARDS,
     return [w for _, _, w in sorted(found)[:limit]]
 
 
-def _mask(letters: str) -> int:
-    """A 26-bit set of the letters A–Z in ``letters``."""
-    m = 0
-    for ch in letters:
-        m |= 1 << (ord(ch) - 65)
-    return m
-
-
 @lru_cache(maxsize=4)
-def _words_by_length(lang: str) -> tuple[tuple[int, tuple[tuple[int, str], ...]], ...]:
-    """The word list of ``lang`` (folded, 4–10 letters) by length, longest first, A–Z inside;
-    each word with its letter set (:func:`_mask`)."""
+def _words_by_length(lang: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """The word list of ``lang`` (folded, 4–10 letters A–Z) by length, longest first, A–Z inside."""
     buckets: dict[int, list[str]] = {}
     for w in _lexicon().words(lang):
-        if 4 <= len(w) <= 10 and _FOLDED.match(w):
+        if 4 <= len(w) <= 10 and w.isascii() and w.isalpha():
             buckets.setdefault(len(w), []).append(w)
-    return tuple((n, tuple((_mask(w), w) for w in sorted(buckets[n]))) for n in sorted(buckets, reverse=True))
+    return tuple((n, tuple(sorted(buckets[n]))) for n in sorted(buckets, reverse=True))
 
 
 # --- schemas ---------------------------------------------------------------------------------
