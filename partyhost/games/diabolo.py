@@ -380,7 +380,7 @@ class Diabolo(Game):
         self.phase = "turning"
         self.deck: list[int] = []  # undealt card ids, next card first: the one secret
         self.table: list[int] = []  # face-up card ids in row order
-        self.turned = 0  # cards turned up this round (also by a pick from the deck: no)
+        self.turned = 0  # cards the dealer has turned up this round (a pick from the deck is not one)
         self.piles: dict[str, list[int]] = {}  # cards each seat has taken this round
         self.auto_on = False
         self.next_turn_at: float | None = None
