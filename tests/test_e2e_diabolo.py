@@ -131,6 +131,13 @@ def test_a_seeded_round_with_a_tv_and_three_phones(server, browser, pw):
         game.expect_counts()
         expect(b.get_by_test_id("word")).to_have_value("")
         shot(tv, "diabolo-tv-claim.png")
+        # a claim for the same cards that arrives later is refused, and the phone says why
+        late = {"type": "claim", "round": 1, "word": word,
+                "cards": [{"id": x["id"], **({"as": x["as"]} if x["joker"] else {})} for x in plan]}
+        result = c.evaluate("a => PH.act(a)", late)
+        assert result["ok"] is False and result["code"] == "card_taken", result
+        expect(c.locator("#toast")).to_contain_text("取られて")
+        game.expect_counts()
 
         # Chloé spells by tapping, a joker asking for its letter when the row has one
         game.turn(4)
