@@ -65,6 +65,11 @@
   }
 
   /* ---------- shared bits ---------- */
+  /* a countdown element, filled now (app.js keeps it ticking every 250 ms) */
+  function cd(deadline, label, extra) {
+    const left = Math.max(0, Math.ceil(Number(deadline) - PH.serverNow()));
+    return `<span ${extra || ""} data-deadline="${deadline}" data-label="${label}">${esc(t(label, { seconds: left }))}</span>`;
+  }
   const name = (s, seat) => PH.nameOf(s, seat);
   const faceHtml = (c) => (c.joker ? `<span class="trident ${c.joker === 2 ? "double" : ""}">${c.joker === 2 ? "ΨΨ" : "Ψ"}</span>` : esc(c.face));
   function cardHtml(c, extra, attrs) {
@@ -82,8 +87,8 @@
   }
   function countdown(g) {
     if (g.phase !== "turning") return "";
-    if (g.end_at != null) return `<span class="cd end" data-deadline="${g.end_at}" data-label="dia.ends_in" data-testid="ends-in"></span>`;
-    if (g.next_turn_at != null) return `<span class="cd" data-deadline="${g.next_turn_at}" data-label="dia.next_in"></span>`;
+    if (g.end_at != null) return cd(g.end_at, "dia.ends_in", 'class="cd end" data-testid="ends-in"');
+    if (g.next_turn_at != null) return cd(g.next_turn_at, "dia.next_in", 'class="cd"');
     return "";
   }
   function eventText(g, s) {
@@ -115,7 +120,7 @@
     return `<div class="dia-vote" data-testid="vote">
       <p class="q">${esc(t("dia.claim_vote", { name: name(s, g.claim.seat), word: g.claim.word }))}</p>
       ${claimCards(g.claim)}
-      <p class="small">${esc(t("dia.tally", v.count))} · <span data-deadline="${v.closes}" data-label="dia.vote_left"></span></p>
+      <p class="small">${esc(t("dia.tally", v.count))} · ${cd(v.closes, "dia.vote_left")}</p>
       ${mine ? `<div class="row"><button class="${my === "accept" ? "primary" : ""}" data-ballot="accept" data-testid="accept">${esc(t("dia.accept"))}</button>
         <button class="${my === "reject" ? "primary" : ""}" data-ballot="reject" data-testid="reject">${esc(t("dia.reject"))}</button></div>` : ""}
       ${s.host ? `<div class="row host"><button class="small" data-overrule="accept" data-testid="overrule-accept">${esc(t("dia.host_accept"))}</button>
@@ -275,7 +280,7 @@
     const canTap = playing && (g.phase === "turning" || myPick);
     const ended = g.phase === "scored" || g.phase === "over";
     root.querySelector(".dia-row-slot").innerHTML = ended ? "" : `
-      ${myPick ? `<p class="event picking" data-testid="pick-prompt">${esc(t("dia.pick_prompt"))} <span data-deadline="${g.picking.deadline}" data-label="dia.pick_left"></span></p>` : ""}
+      ${myPick ? `<p class="event picking" data-testid="pick-prompt">${esc(t("dia.pick_prompt"))} ${cd(g.picking.deadline, "dia.pick_left")}</p>` : ""}
       ${picking && !myPick ? `<p class="note">${esc(t("dia.pick_wait"))} · ${esc(pickedList(g, s, g.picking.picked))}</p>` : ""}
       <div class="dia-row ${canTap ? "tappable" : ""} ${g.table.length > 30 ? "many" : g.table.length > 18 ? "more" : ""}" data-testid="row">${g.table.length ? g.table.map((c) => `<button class="dcard ${c.joker ? "joker" : ""} ${c.face.length === 2 && !c.joker ? "pair" : ""} ${order.has(c.id) ? "sel" : ""} ${held.has(c.id) ? "held" : ""}"
           data-card="${c.id}" data-face="${esc(c.face)}" ${canTap && !held.has(c.id) ? "" : "disabled"}>${faceHtml(c)}${order.has(c.id) ? `<i>${order.get(c.id)}</i>` : ""}</button>`).join("")
@@ -402,7 +407,7 @@
     const freshClaim = g.claim && e && ["claim_taken", "claim_vote", "claim_rejected", "picked"].includes(e.kind);
     const banner = g.phase === "vote" ? voteBox(g, s, false)
       : freshClaim ? `<div class="dia-claim ${esc(g.claim.status)}" data-testid="tv-claim"><p>${esc(eventText(g, s))}</p>${claimCards(g.claim)}
-          ${g.phase === "picking" ? `<p class="small">${esc(pickedList(g, s, g.picking.picked))} <span data-deadline="${g.picking.deadline}" data-label="dia.pick_left"></span></p>`
+          ${g.phase === "picking" ? `<p class="small">${esc(pickedList(g, s, g.picking.picked))} ${cd(g.picking.deadline, "dia.pick_left")}</p>`
             : e.kind === "picked" ? `<p class="small">${esc(pickedList(g, s, e.picks))}</p>` : ""}</div>`
       : g.phase === "turning" && !g.table.length && !g.auto ? `<p class="event big">${esc(t("dia.waiting_dealer"))}</p>`
       : "";
