@@ -417,7 +417,7 @@
         <span class="who" style="color:${PH.colorOf(s, p.seat)}">${g.dealer === p.seat ? "🂠 " : ""}${esc(name(s, p.seat))}</span>
         <b class="n" data-testid="count-${esc(p.seat)}">${p.cards}</b>
         <span class="small">${esc(g.victory_tiles ? t("dia.tiles", { count: p.tiles }) : t("dia.total", { total: p.total }))}</span>
-        ${p.min > 3 ? `<i class="tag">${esc(t("dia.handicap_tag"))}</i>` : ""}${p.passed ? `<i class="tag">${esc(t("dia.passed"))}</i>` : ""}</li>`).join("");
+        ${p.min > 3 ? `<i class="tag">${esc(t("dia.handicap_tag"))}</i>` : ""}${p.passed && g.phase === "turning" ? `<i class="tag">${esc(t("dia.passed"))}</i>` : ""}</li>`).join("");
     root.innerHTML = `<div class="dia tv phase-${g.phase}">
       <div class="dia-status tv">
         <span class="rnd" data-testid="tv-round">${esc(roundText(g))}</span>
@@ -431,7 +431,7 @@
       </div>
       <div class="dia-banner">${banner}</div>
       <div class="dia-center">${center}</div>
-      <ul class="players dia-players-tv">${players}</ul>
+      ${g.phase === "scored" || g.phase === "over" ? "" : `<ul class="players dia-players-tv">${players}</ul>`}
     </div>`;
     wireVote(root);
     /* the host stands in for a dealer whose phone is gone */
