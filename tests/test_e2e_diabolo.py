@@ -191,6 +191,15 @@ def test_a_seeded_round_with_a_tv_and_three_phones(server, browser, pw):
             game.turn(1)
         expect(tv.get_by_test_id("ends-in")).to_be_visible()
         shot(tv, "diabolo-tv-deck-out.png")
+        # the whole row fits the 1280x720 TV, clear of the QR corner, with readable letters
+        boxes = tv.get_by_test_id("tv-row").locator(".dcard").evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom, parseFloat(getComputedStyle(e).fontSize)]; })")
+        corner = tv.locator(".corner").evaluate("e => e.getBoundingClientRect().left")
+        assert len(boxes) == len(game.table()) > 20
+        for left, top, right, bottom, size in boxes:
+            assert 0 <= left and right <= corner and 0 <= top and bottom <= 720, (left, top, right, bottom)
+            assert size >= 24, size
         shot(a, "diabolo-phone-deck-out.png")
         for page in (a, b, c):
             page.get_by_test_id("pass").tap()
