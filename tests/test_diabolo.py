@@ -456,6 +456,10 @@ def test_a_restart_stops_the_turning_until_the_dealer_starts_it_again():
     restored.interrupted(50.0)
     assert restored.next_deadline() is None and not restored.view(None)["auto"]
     assert restored.view(None)["table"] == g.view(None)["table"]
+    turn_up(restored, ["Z", "U", "R", "K"], now=60.0)
+    claim(restored, "s1", "ZURK", ["Z", "U", "R", "K"], now=61.0)
+    restored.interrupted(100.0)
+    assert restored.next_deadline() == 100.0 + VOTE_SECONDS  # the vote's time starts afresh
 
 
 def test_picks_when_both_the_table_and_the_deck_are_empty_give_nothing():

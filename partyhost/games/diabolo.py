@@ -602,11 +602,20 @@ class Diabolo(Game):
         self.version += 1
 
     def interrupted(self, now: float) -> None:
-        """After a host restart the turning stops; the dealer starts it again."""
+        """After a host restart the turning stops (the dealer starts it again) and every running
+        time limit (deck-out countdown, vote, picks) starts afresh, so phones that are still
+        reconnecting lose nothing."""
+        now = float(now)
         if self.phase == "turning" and self.auto_on:
             self.auto_on = False
             self.next_turn_at = None
-            self.version += 1
+        if self.phase == "turning" and self.end_at is not None:
+            self.end_at = now + self.end_seconds
+        if self.phase == "vote" and self.vote is not None:
+            self.vote["closes"] = now + VOTE_SECONDS
+        if self.phase == "picking" and self.picking is not None:
+            self.picking["deadline"] = now + PICK_SECONDS
+        self.version += 1
 
     # --- actions -----------------------------------------------------------------------------
 
