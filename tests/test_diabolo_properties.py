@@ -73,6 +73,8 @@ def check(g: Diabolo) -> None:
         other.deck = list(reversed(other.deck))
         for seat in [None, *g.players]:
             assert g.view(seat) == other.view(seat)
+    snapshot = json.loads(json.dumps(g.to_dict()))  # the store writes JSON
+    assert Diabolo.from_dict(snapshot, random.Random(0)).to_dict() == g.to_dict()
     for seat in [None, *g.players]:
         view = g.view(seat)
         assert "deck" not in view
