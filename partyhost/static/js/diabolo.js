@@ -241,7 +241,7 @@
       ${mine ? `<span class="mine" data-testid="my-cards">${esc(t("dia.cards", { count: mine.cards }))}${mine.min > 3 ? ` <i class="tag">${esc(t("dia.handicap_tag"))}</i>` : ""}</span>` : ""}
       ${countdown(g)}`;
     const ev = eventText(g, s);
-    root.querySelector(".dia-event-slot").innerHTML = ev && g.phase !== "vote"
+    root.querySelector(".dia-event-slot").innerHTML = ev && ["turning", "picking"].includes(g.phase)
       ? `<p class="event ${esc(g.last_event.kind)}" data-testid="event">${esc(ev)}</p>` : "";
 
     /* the dealer's tempo */
