@@ -12,10 +12,11 @@ from jsonschema import Draft202012Validator
 
 from .base import Game, RuleError
 from .decrypto import Decrypto
+from .diabolo import Diabolo
 from .the_mind import TheMind
 from .top_ten import TopTen
 
-GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind, Decrypto, TopTen)}
+GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind, Decrypto, TopTen, Diabolo)}
 """Registry key → game class, in the order the lobby lists them."""
 
 

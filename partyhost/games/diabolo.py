@@ -1,0 +1,1005 @@
+"""Diabolo (ディアボロ): pure rules of the real-time letter-card word grab.
+
+Sources. The rulebook ``shared/seeds/004_cde4d22f2f5d4f5d.txt`` is the law; ``shared/RULES.md``
+section "Diabolo" settles what it leaves open for phones (our 66-card deck, the table vote, the
+tempo on the dealer's phone). Rulebook sections are cited by their order in the seed file:
+
+* §1 set-up (66 letter cards, 6 of them jokers; shuffle)
+* §2 a round: the dealer turns cards face up one at a time at the tempo the dealer chooses; all
+  play at once, the dealer too; a word of at least 3 face-up cards, each card once, in any
+  order; a claim stops play; valid: the claimant takes the cards; invalid: every other player
+  picks one card from the table (from the deck when it runs short)
+* §3 round end (deck out and no one finds a word), results, the next dealer sits to the left
+* §4 game end: each player deals once (4–6 players) or twice (2–3); highest total wins
+* §5 words: any German word, no abbreviations, ß as SS, umlauts as AE/OE/UE, a two-letter card
+  in its written order with its letters together, a joker is any one letter, the double joker
+  two letters (never one)
+* §6 examples (HANG, LAGER, STOP with the ST card and a joker, POST with the double joker)
+* §7 variant: victory tiles (most cards in a round, ties each; first to 2; a tile holder's later
+  results count 10 less, adjustable)
+* §8 variant: quick players must use at least 4 cards
+
+How phones stand in for the table (RULES.md "Diabolo"):
+
+* Cards have ids ``0 … 65`` (their row in the deck table, ``games/data/diabolo_decks.json``); a
+  card's id says only its face, which is public once turned. The undealt deck's *order* is the
+  only secret; views carry only its size.
+* A claim names the word and the face-up cards it uses, in spelling order, with the letters of
+  each joker. The first claim the server receives wins its cards; a later claim that needs a card
+  already taken (or held by a claim under vote) is refused (``"card_taken"``) without penalty.
+  Claims that cannot be spelt from their cards are refused, not punished: only a word the table
+  votes down costs the picks.
+* A word the list knows stands; an unknown word goes to a :class:`~.vote.TableVote` of the other
+  players, which the host may overrule.
+* The turning is timed on the game clock: ``next_turn_at`` while the dealer's auto-turn runs,
+  ``end_at`` (the deck-out countdown) once the deck is out.
+
+The class never reads a clock, never does I/O at play time and never uses the global ``random``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+from .base import Game, RuleError
+from .vote import VOTE_SECONDS, TableVote
+
+DECKS_FILE = Path(__file__).resolve().parent / "data" / "diabolo_decks.json"
+LANGS = ("de", "en")
+
+MIN_CARDS = 3
+"""Fewest cards a word must use (§2); players given the quick-player handicap need 4 (§8)."""
+HANDICAP_CARDS = 4
+MAX_WORD = 30
+"""Longest word a claim may name, in folded letters (our own bound for phones)."""
+CLAIM_SHOW_SECONDS = 2.0
+"""After a claim stands, the turning waits at least this long so the table sees it (ours)."""
+PICK_SECONDS = 15.0
+"""Time each other player has to pick a card after a rejected word; then a random card (ours)."""
+POSSIBLE_WORDS = 5
+"""How many still-possible words the round's end shows."""
+POSSIBLE_SCAN = 40_000
+"""At most this many list words are tried for the round's end (keeps the engine loop fast)."""
+
+PHASES = ("turning", "vote", "picking", "scored", "over")
+_FOLDED = re.compile(r"^[A-Z]+$")
+
+
+# --- the deck as data ------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def deck_table(lang: str) -> tuple[dict, ...]:
+    """The deck of ``lang`` as one card per entry, ids in table order.
+
+    Returns:
+        ``({"id": 0, "face": "E", "joker": 0}, …)``: ``face`` is the letter(s) printed on the
+        card (``"?"`` / ``"??"`` for jokers), ``joker`` is 0 for a letter card, 1 for a joker
+        (any one letter) and 2 for the double joker (any two letters, §5).
+    Raises:
+        KeyError: no deck for ``lang``. OSError / ValueError: the data file is missing or broken.
+    """
+    data = json.loads(DECKS_FILE.read_text(encoding="utf-8"))[lang]
+    cards: list[dict] = []
+    for entry in data["cards"]:
+        for _ in range(int(entry["count"])):
+            cards.append({"id": len(cards), "face": str(entry["face"]), "joker": int(entry.get("joker", 0))})
+    return tuple(cards)
+
+
+# --- spelling --------------------------------------------------------------------------------
+
+def _lexicon():
+    """The word-list module (``partyhost.lexicon.latin``), imported when first needed."""
+    from ..lexicon import latin
+
+    return latin
+
+
+def fold(word: str, lang: str = "de") -> str:
+    """The word in the spelling cards use (§5): NFC, Ä→AE, Ö→OE, Ü→UE, ß/ẞ→SS, upper case."""
+    return _lexicon().fold(word, lang)
+
+
+def is_known(folded: str, lang: str) -> bool:
+    """True when the word list of ``lang`` holds the folded word."""
+    return bool(_lexicon().is_known(folded, lang))
+
+
+def card_letters(card: dict, as_letters: str | None) -> str:
+    """The letters a card gives a word: its face, or the letters a joker stands for.
+
+    Raises:
+        RuleError: ``"joker_letter"`` (``face``) when a joker's letters are missing, not A–Z, or
+            the wrong number (one for a joker, two for the double joker: §5); ``"not_a_joker"``
+            (``face``) when letters are given for a letter card that differ from its face.
+    """
+    if card["joker"]:
+        letters = (as_letters or "").upper()
+        if len(letters) != card["joker"] or not _FOLDED.match(letters):
+            raise RuleError("joker_letter", face=card["face"], count=card["joker"])
+        return letters
+    if as_letters is not None and as_letters.upper() != card["face"]:
+        raise RuleError("not_a_joker", face=card["face"])
+    return card["face"]
+
+
+def best_assignment(word: str, cards: list[dict]) -> list[dict] | None:
+    """The way to spell the folded ``word`` from ``cards`` that uses the most cards.
+
+    A word is cut into pieces of one letter (a letter card or a joker) and two letters (a
+    two-letter card in its written order, or the double joker). Among the cuttings with the most
+    cards the one with the fewest jokers wins, then the one using the earliest cards of the row.
+
+    Args:
+        word: folded letters ``A–Z``.
+        cards: the available cards ``{"id", "face", "joker"}`` in row order.
+    Returns:
+        ``[{"id", "face", "joker", "as"}]`` in spelling order (``"as"`` is the letters the card
+        gives), or None when the word cannot be spelt.
+    """
+    if not word or not _FOLDED.match(word):
+        return None
+    by_face: dict[str, list[dict]] = {}
+    jokers: dict[int, list[dict]] = {1: [], 2: []}
+    for c in cards:
+        (jokers[c["joker"]] if c["joker"] else by_face.setdefault(c["face"], [])).append(c)
+    faces = sorted(by_face)
+    start = tuple(len(by_face[f]) for f in faces)
+    index = {f: i for i, f in enumerate(faces)}
+    n = len(word)
+    memo: dict[tuple, tuple | None] = {}
+
+    def solve(pos: int, left: tuple, j1: int, j2: int):
+        """Best (cards, -jokers, pieces) from ``pos`` on, or None."""
+        if pos == n:
+            return (0, 0, ())
+        key = (pos, left, j1, j2)
+        if key in memo:
+            return memo[key]
+        best = None
+        options = []
+        for size in (1, 2):
+            piece = word[pos:pos + size]
+            if len(piece) != size:
+                continue
+            i = index.get(piece)
+            if i is not None and left[i] > 0:
+                options.append((size, piece, i, 0))
+            if size == 1 and j1 > 0:
+                options.append((1, piece, None, 1))
+            if size == 2 and j2 > 0:
+                options.append((2, piece, None, 2))
+        for size, piece, i, joker in options:
+            rest = solve(pos + size, left if i is None else left[:i] + (left[i] - 1,) + left[i + 1:],
+                         j1 - (joker == 1), j2 - (joker == 2))
+            if rest is None:
+                continue
+            cand = (rest[0] + 1, rest[1] - (1 if joker else 0), ((piece, joker),) + rest[2])
+            if best is None or cand[:2] > best[:2]:
+                best = cand
+        memo[key] = best
+        return best
+
+    found = solve(0, start, len(jokers[1]), len(jokers[2]))
+    if found is None:
+        return None
+    used = {f: 0 for f in faces}
+    used_j = {1: 0, 2: 0}
+    out = []
+    for piece, joker in found[2]:
+        if joker:
+            card = jokers[joker][used_j[joker]]
+            used_j[joker] += 1
+        else:
+            card = by_face[piece][used[piece]]
+            used[piece] += 1
+        out.append({"id": card["id"], "face": card["face"], "joker": card["joker"], "as": piece})
+    return out
+
+
+def possible_words(cards: list[dict], lang: str, min_cards: int = MIN_CARDS,
+                   limit: int = POSSIBLE_WORDS, scan: int = POSSIBLE_SCAN) -> list[str]:
+    """A few list words that could still be spelt from ``cards`` (for the round's end).
+
+    Tries at most ``scan`` words of the list (a seventh of them per length), the longest lengths
+    the cards can reach first; in each length it starts at a place that depends on the cards and
+    strides across the alphabet, so rounds show different words, and only one form per stem.
+    Words needing fewer jokers go first, then longer ones. Deterministic for the same cards.
+    Takes well under 0.1 s on the measured tables (the engine loop runs it at a round's end).
+
+    Returns:
+        Up to ``limit`` folded words, each spellable from ``cards`` with at least ``min_cards``.
+    """
+    if len(cards) < min_cards:
+        return []
+    have: dict[str, int] = {}
+    for c in cards:
+        if not c["joker"]:
+            for ch in c["face"]:
+                have[ch] = have.get(ch, 0) + 1
+    wild = sum(c["joker"] for c in cards)
+    most = sum(len(c["face"]) if not c["joker"] else c["joker"] for c in cards)
+    seed = sum((c["id"] + 1) * 7919 for c in cards)
+    letters = frozenset(have)
+    found: list[tuple[int, int, str]] = []
+    stems: set[str] = set()  # one form per stem: not five inflections of one word
+    tried = 0
+    for length, bucket in _words_by_length(lang):
+        if length > most or length < min_cards:
+            continue
+        start = seed % len(bucket)
+        for k in range(min(len(bucket), scan // 7 + 1)):  # each length gets its share
+            word = bucket[(start + k * _STRIDE) % len(bucket)]  # spread over the alphabet
+            tried += 1
+            if tried > scan or len(found) >= limit * 3:
+                break
+            if len(set(word) - letters) > wild:
+                continue  # more different letters missing than there are jokers
+            if word[:5] in stems or sum(max(0, word.count(ch) - have.get(ch, 0)) for ch in set(word)) > wild:
+                continue  # more letters missing than jokers can stand for
+            plan = best_assignment(word, cards)
+            if plan is not None and len(plan) >= min_cards:
+                stems.add(word[:5])
+                found.append((sum(1 for c in plan if c["joker"]), -length, word))
+        if tried > scan or len(found) >= limit * 3:
+            break
+    return [w for _, _, w in sorted(found)[:limit]]
+
+
+_STRIDE = 1_000_003
+"""A prime larger than any length bucket: stepping by it visits every word of a bucket once."""
+
+
+@lru_cache(maxsize=4)
+def _words_by_length(lang: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """The word list of ``lang`` (folded, 4–10 letters A–Z) by length, longest first, A–Z inside."""
+    buckets: dict[int, list[str]] = {}
+    for w in _lexicon().words(lang):
+        if 4 <= len(w) <= 10 and w.isascii() and w.isalpha():
+            buckets.setdefault(len(w), []).append(w)
+    return tuple((n, tuple(sorted(buckets[n]))) for n in sorted(buckets, reverse=True))
+
+
+# --- schemas ---------------------------------------------------------------------------------
+
+_ROUND = {"type": "integer", "minimum": 1, "maximum": 1000}
+_CARD_ID = {"type": "integer", "minimum": 0, "maximum": 199}
+
+
+def _action(kind: str, **props: dict) -> dict:
+    return {"type": "object", "properties": {"type": {"const": kind}, **props},
+            "required": ["type", *props], "additionalProperties": False}
+
+
+def _plain(value: Any) -> Any:
+    """A deep copy of JSON-like data."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+class Diabolo(Game):
+    """Diabolo for 2–6 players (seeds/004_…; RULES.md "Diabolo").
+
+    Phases: ``"turning"`` (the dealer turns cards; claims are open), ``"vote"`` (an unknown word
+    before the table), ``"picking"`` (a word was voted down: the other players each pick a card),
+    ``"scored"`` (a round has ended; the next dealer deals), ``"over"``.
+
+    Actions (``ACTIONS`` holds each one's JSON Schema):
+
+    * ``{"type": "claim", "round", "word", "cards": [{"id", "as"?}]}`` — a word from face-up
+      cards in spelling order; ``as`` gives a joker's letter(s).
+    * ``{"type": "vote", "ballot": "accept"|"reject"}`` — a ballot on the word under vote.
+    * ``{"type": "pick", "round", "card": id}`` — take one face-up card after a rejected word.
+    * ``{"type": "pass", "round"}`` — the deck is out and I see no more word.
+    * dealer only: ``{"type": "turn", "round", "turned": n}`` (turn the next card now; ``turned``
+      is how many cards this round the phone has seen turned, so a doubled tap turns one),
+      ``{"type": "auto", "round", "on": bool}`` (start / pause the turning),
+      ``{"type": "tempo", "seconds": s}`` (auto-turn interval).
+    * the next dealer (or any player if that one has left): ``{"type": "deal", "round": n}``
+      deals round ``n`` after the scores of the one before.
+
+    Host moves (``HOST_ACTIONS``): ``overrule {outcome}``, ``auto {on}``, ``turn {turned}``
+    (the host may stand in for a dealer whose phone is gone), ``handicap {seat, on}``.
+    """
+
+    KEY: ClassVar[str] = "diabolo"
+    SCRIPT: ClassVar[str] = "js/diabolo.js"
+    STYLE: ClassVar[str] = "css/diabolo.css"
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = 6
+    OPTIONS: ClassVar[dict] = {
+        "type": "object",
+        "properties": {
+            "lang": {"enum": list(LANGS), "default": "de"},
+            "interval": {"type": "number", "minimum": 1, "maximum": 20, "default": 4},
+            "end_seconds": {"type": "number", "minimum": 5, "maximum": 120, "default": 20},
+            "handicap": {"type": "array", "items": {"type": "string", "maxLength": 20},
+                         "maxItems": 20, "uniqueItems": True, "default": []},
+            "victory_tiles": {"type": "boolean", "default": False},
+            "tile_handicap": {"type": "integer", "minimum": 0, "maximum": 30, "default": 10},
+        },
+        "additionalProperties": False,
+    }
+    ACTIONS: ClassVar[dict[str, dict]] = {
+        "claim": _action(
+            "claim", round=_ROUND, word={"type": "string", "minLength": 1, "maxLength": 60},
+            cards={"type": "array", "minItems": 1, "maxItems": 40, "items": {
+                "type": "object",
+                "properties": {"id": _CARD_ID, "as": {"type": "string", "minLength": 1, "maxLength": 2}},
+                "required": ["id"], "additionalProperties": False}},
+        ),
+        "vote": _action("vote", ballot={"enum": ["accept", "reject"]}),
+        "pick": _action("pick", round=_ROUND, card=_CARD_ID),
+        "pass": _action("pass", round=_ROUND),
+        "turn": _action("turn", round=_ROUND, turned={"type": "integer", "minimum": 0, "maximum": 200}),
+        "auto": _action("auto", round=_ROUND, on={"type": "boolean"}),
+        "tempo": _action("tempo", seconds={"type": "number", "minimum": 1, "maximum": 20}),
+        "deal": _action("deal", round=_ROUND),
+    }
+    HOST_ACTIONS: ClassVar[dict[str, dict]] = {
+        "overrule": _action("overrule", outcome={"enum": ["accept", "reject"]}),
+        "auto": _action("auto", on={"type": "boolean"}),
+        "turn": _action("turn", turned={"type": "integer", "minimum": 0, "maximum": 200}),
+        "handicap": _action("handicap", seat={"type": "string", "maxLength": 20}, on={"type": "boolean"}),
+    }
+
+    _FIELDS: ClassVar[tuple[str, ...]] = (
+        "players", "options", "lang", "interval", "end_seconds", "handicap", "victory_tiles",
+        "tile_handicap", "dealers", "round", "dealer", "phase", "deck", "table", "turned", "piles",
+        "auto_on", "next_turn_at", "end_at", "passed", "claim", "vote", "picking", "results",
+        "tiles", "winners", "possible", "last_event", "event_n", "version",
+    )  # fmt: skip
+
+    @classmethod
+    def prepare(cls) -> None:
+        """Load both decks and word lists at server start, so no handler waits for them."""
+        for lang in LANGS:
+            try:
+                deck_table(lang)
+                _lexicon().load(lang)
+                _words_by_length(lang)
+            except Exception:  # a missing list shows up as refusals, not a dead server
+                pass
+
+    def __init__(self) -> None:
+        """An empty game; call :meth:`setup` (or :meth:`from_dict`) first."""
+        self._rng: random.Random | None = None
+        self.players: list[str] = []
+        self.options: dict = {}
+        self.lang = "de"
+        self.interval = 4.0
+        self.end_seconds = 20.0
+        self.handicap: list[str] = []
+        self.victory_tiles = False
+        self.tile_handicap = 10
+        self.dealers: list[str] = []  # planned dealer of each round (tiles: grows as needed)
+        self.round = 0
+        self.dealer = ""
+        self.phase = "turning"
+        self.deck: list[int] = []  # undealt card ids, next card first: the one secret
+        self.table: list[int] = []  # face-up card ids in row order
+        self.turned = 0  # cards the dealer has turned up this round (a pick from the deck is not one)
+        self.piles: dict[str, list[int]] = {}  # cards each seat has taken this round
+        self.auto_on = False
+        self.next_turn_at: float | None = None
+        self.end_at: float | None = None
+        self.passed: list[str] = []
+        self.claim: dict | None = None  # the last claim {seat, word, cards, status}
+        self.vote: dict | None = None  # TableVote.to_dict() while phase == "vote"
+        self.picking: dict | None = None  # {"pickers", "picked": {seat: {"id"|None, "from"}}, "deadline"}
+        self.results: list[dict] = []  # per round: {"round", "dealer", "cards": {seat: n}, "tiles": [seats]}
+        self.tiles: dict[str, int] = {}
+        self.winners: list[str] = []
+        self.possible: list[str] = []
+        self.last_event: dict | None = None
+        self.event_n = 0
+        self.version = 0
+
+    # --- set-up ------------------------------------------------------------------------------
+
+    def setup(self, players: list[str], options: dict, rng: random.Random, now: float) -> None:
+        """Start the game and deal round 1 (§1, §4; RULES.md "Diabolo").
+
+        Args:
+            players: 2–6 distinct seat ids in seating order; the first deals first.
+            options: the lobby options (``OPTIONS``; missing ones take their defaults).
+            rng: the engine's ``random.Random``; kept for every shuffle and timed-out pick.
+            now: game-clock seconds.
+        Raises:
+            RuleError: ``"player_count"``, ``"duplicate_seat"``, ``"bad_options"``.
+        """
+        players = list(players)
+        if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:
+            raise RuleError("player_count", count=len(players), min=self.MIN_PLAYERS, max=self.MAX_PLAYERS)
+        if len(set(players)) != len(players):
+            raise RuleError("duplicate_seat")
+        opts = {name: prop["default"] for name, prop in self.OPTIONS["properties"].items()}
+        opts.update(options or {})
+        if set(opts) - set(self.OPTIONS["properties"]) or opts["lang"] not in LANGS:
+            raise RuleError("bad_options", detail="options")
+        self.__init__()
+        self._rng = rng
+        self.players = players
+        self.options = _plain(opts)
+        self.lang = opts["lang"]
+        self.interval = float(opts["interval"])
+        self.end_seconds = float(opts["end_seconds"])
+        self.handicap = [s for s in opts["handicap"] if s in players]
+        self.victory_tiles = bool(opts["victory_tiles"])
+        self.tile_handicap = int(opts["tile_handicap"])
+        self.tiles = {s: 0 for s in players}
+        rounds_each = 2 if len(players) <= 3 else 1  # §4
+        self.dealers = [players[i % len(players)] for i in range(len(players) * rounds_each)]
+        self._deal(1, float(now))
+        self.version = 1
+
+    def _deal(self, number: int, now: float) -> None:
+        """Collect every card, shuffle, and start round ``number`` with its dealer (§2, §3)."""
+        while self.victory_tiles and len(self.dealers) < number:
+            self.dealers.append(self.players[len(self.dealers) % len(self.players)])
+        self.round = number
+        self.dealer = self.dealers[number - 1]
+        self.deck = [c["id"] for c in self.cards]
+        self._rng.shuffle(self.deck)
+        self.table = []
+        self.turned = 0
+        self.piles = {s: [] for s in self.players}
+        self.phase = "turning"
+        self.auto_on = False  # the dealer starts the turning (or turns by hand)
+        self.next_turn_at = None
+        self.end_at = None
+        self.passed = []
+        self.claim = None
+        self.vote = None
+        self.picking = None
+        self.possible = []
+        self._event("deal", round=number, dealer=self.dealer)
+
+    # --- the engine interface ----------------------------------------------------------------
+
+    @property
+    def cards(self) -> tuple[dict, ...]:
+        """This game's deck table (see :func:`deck_table`)."""
+        return deck_table(self.lang)
+
+    @property
+    def over(self) -> bool:
+        """True once the last round is scored (or a player has two victory tiles)."""
+        return self.phase == "over"
+
+    def apply(self, seat: str, action: dict, now: float) -> None:
+        """Apply one action of ``seat`` at game-clock ``now`` (the engine has checked the
+        schema). Raises RuleError (``"game_over"``, ``"not_a_player"`` and each action's codes)
+        and changes nothing when it does; a success bumps ``version``."""
+        if self.over:
+            raise RuleError("game_over")
+        if seat not in self.players:
+            raise RuleError("not_a_player")
+        getattr(self, "_do_" + action["type"])(seat, action, float(now))
+        self.version += 1
+
+    def host_apply(self, action: dict, now: float) -> None:
+        """The host's moves: overrule the vote, start/pause or turn for the dealer, set a
+        player's quick-player handicap (§8). Raises RuleError like :meth:`apply`."""
+        if self.over:
+            raise RuleError("game_over")
+        kind = action.get("type")
+        now = float(now)
+        if kind == "overrule":
+            if self.phase != "vote" or self.vote is None:
+                raise RuleError("no_word_vote")
+            vote = TableVote.from_dict(self.vote)
+            vote.overrule(action["outcome"])
+            self.vote = vote.to_dict()
+            self._settle_vote(now)
+        elif kind == "auto":
+            self._set_auto(bool(action["on"]), now)
+        elif kind == "turn":
+            self._turn_now(int(action["turned"]), now)
+        elif kind == "handicap":
+            seat = action["seat"]
+            if seat not in self.players:
+                raise RuleError("not_a_player")
+            self.handicap = [s for s in self.handicap if s != seat] + ([seat] if action["on"] else [])
+            self._event("handicap", seat=seat, on=bool(action["on"]))
+        else:
+            raise RuleError("unknown_action", type=str(kind)[:40])
+        self.version += 1
+
+    def next_deadline(self) -> float | None:
+        """Game-clock seconds of the next timed step: the vote's close, the picks' time limit,
+        the next auto-turn, or the end of the deck-out countdown; None when nothing is timed."""
+        if self.phase == "vote" and self.vote is not None:
+            return self.vote["closes"]
+        if self.phase == "picking" and self.picking is not None:
+            return self.picking["deadline"]
+        if self.phase == "turning":
+            times = [t for t in (self.next_turn_at if self.auto_on and self.deck else None, self.end_at)
+                     if t is not None]
+            return min(times) if times else None
+        return None
+
+    def tick(self, now: float) -> None:
+        """Run whatever is due at game-clock ``now``: close the vote, make the missing picks at
+        random, turn the next card, or end the round when the deck-out countdown has run."""
+        now = float(now)
+        changed = False
+        if self.phase == "vote" and self.vote is not None and now >= self.vote["closes"]:
+            vote = TableVote.from_dict(self.vote)
+            vote.expire(now)
+            self.vote = vote.to_dict()
+            self._settle_vote(now)
+            changed = True
+        elif self.phase == "picking" and self.picking is not None and now >= self.picking["deadline"]:
+            for seat in list(self.picking["pickers"]):
+                if seat not in self.picking["picked"]:
+                    card = self._rng.choice(self.table) if self.table else None
+                    self._give_pick(seat, card, random_pick=True)
+            self._finish_picking(now)
+            changed = True
+        elif self.phase == "turning":
+            if self.auto_on and self.deck and self.next_turn_at is not None and now >= self.next_turn_at:
+                self._turn(now)
+                changed = True
+            elif self.end_at is not None and now >= self.end_at:
+                self._end_round(now, "countdown")
+                changed = True
+        if changed:
+            self.version += 1
+
+    def leave(self, seat: str, now: float) -> None:
+        """Remove a (kicked) player: their cards this round stay out of play in their pile, they
+        leave the dealer rotation, a vote drops their ballot, a claim of theirs under vote is
+        withdrawn and a pick owed by them is skipped. Not in the rulebook (RULES.md "General").
+
+        Raises:
+            RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"`` (fewer than 2
+                would remain).
+        """
+        if self.over:
+            raise RuleError("game_over")
+        if seat not in self.players:
+            raise RuleError("not_a_player")
+        if len(self.players) - 1 < self.MIN_PLAYERS:
+            raise RuleError("cannot_continue")
+        now = float(now)
+        self.players.remove(seat)
+        self.handicap = [s for s in self.handicap if s != seat]
+        self.passed = [s for s in self.passed if s != seat]
+        past = self.dealers[: self.round]
+        future = [d for d in self.dealers[self.round:] if d != seat]
+        self.dealers = past + future
+        if self.dealer == seat and self.phase in ("turning", "vote", "picking"):
+            self.dealer = self.players[0]
+        if self.phase == "vote" and self.vote is not None:
+            if self.claim and self.claim["seat"] == seat:
+                self.claim["status"] = "withdrawn"
+                self.vote = None
+                self._resume(now)
+            else:
+                vote = TableVote.from_dict(self.vote)
+                vote.drop_voter(seat)
+                self.vote = vote.to_dict()
+                if vote.decided is not None:
+                    self._settle_vote(now)
+        elif self.phase == "picking" and self.picking is not None:
+            if seat in self.picking["pickers"] and seat not in self.picking["picked"]:
+                self.picking["pickers"].remove(seat)
+                self._maybe_finish_picking(now)
+        self._event("left", seat=seat)
+        if self.phase == "turning" and not self.deck and all(s in self.passed for s in self.players):
+            self._end_round(now, "passed")
+        if self.phase == "scored" and self.round >= len(self.dealers) and not self.victory_tiles:
+            self._finish_game()
+        self.version += 1
+
+    def interrupted(self, now: float) -> None:
+        """After a host restart the turning stops (the dealer starts it again) and every running
+        time limit (deck-out countdown, vote, picks) starts afresh, so phones that are still
+        reconnecting lose nothing."""
+        now = float(now)
+        if self.phase == "turning" and self.auto_on:
+            self.auto_on = False
+            self.next_turn_at = None
+        if self.phase == "turning" and self.end_at is not None:
+            self.end_at = now + self.end_seconds
+        if self.phase == "vote" and self.vote is not None:
+            self.vote["closes"] = now + VOTE_SECONDS
+        if self.phase == "picking" and self.picking is not None:
+            self.picking["deadline"] = now + PICK_SECONDS
+        self.version += 1
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def _check_round(self, action: dict) -> None:
+        if action["round"] != self.round:
+            raise RuleError("stale_round", round=action["round"], current=self.round)
+
+    def _need_dealer(self, seat: str) -> None:
+        if seat != self.dealer:
+            raise RuleError("not_dealer")
+
+    def _do_claim(self, seat: str, action: dict, now: float) -> None:
+        """A word from face-up cards (§2, §5, §8).
+
+        Checks, in order: ``"stale_round"``; ``"round_scored"`` (scored); ``"word_too_long"``
+        (``max``: more than ``MAX_WORD`` letters once folded); ``"not_letters"`` (anything but
+        letters: abbreviations with dots, digits, an empty word);
+        ``"card_twice"``; ``"card_taken"`` (a card is already in a pile or held by the claim
+        under vote: the race was lost, no penalty); ``"not_face_up"``; ``"word_vote_open"`` /
+        ``"picking_open"``; ``"too_few_cards"`` (``min``); ``"joker_letter"`` /
+        ``"not_a_joker"``; ``"spelling"`` (``word``, ``spelled``).
+
+        A known word stands at once: the claimant takes the cards, the turning waits. An unknown
+        word opens a table vote of the other players.
+        """
+        self._check_round(action)
+        if self.phase == "scored":
+            raise RuleError("round_scored")
+        word = fold(action["word"], self.lang)
+        if len(word) > MAX_WORD:
+            raise RuleError("word_too_long", max=MAX_WORD)
+        if not _FOLDED.match(word):
+            raise RuleError("not_letters")
+        ids = [c["id"] for c in action["cards"]]
+        if len(set(ids)) != len(ids):
+            raise RuleError("card_twice")
+        reserved = set(self.claim["ids"]) if self.claim and self.claim["status"] == "vote" else set()
+        taken = set().union(*(set(p) for p in self.piles.values())) | reserved
+        for i in ids:
+            if i in taken:
+                raise RuleError("card_taken", face=self._face(i))
+        for i in ids:
+            if i not in self.table:
+                raise RuleError("not_face_up")
+        if self.phase == "vote":
+            raise RuleError("word_vote_open")
+        if self.phase == "picking":
+            raise RuleError("picking_open")
+        need = HANDICAP_CARDS if seat in self.handicap else MIN_CARDS
+        if len(ids) < need:
+            raise RuleError("too_few_cards", min=need)
+        spelled = "".join(card_letters(self.cards[c["id"]], c.get("as")) for c in action["cards"])
+        if spelled != word:
+            raise RuleError("spelling", word=word, spelled=spelled)
+        cards = [{"id": c["id"], "face": self.cards[c["id"]]["face"],
+                  "as": card_letters(self.cards[c["id"]], c.get("as"))} for c in action["cards"]]
+        self.claim = {"seat": seat, "word": word, "ids": ids, "cards": cards, "status": "vote"}
+        self.passed = []
+        if is_known(word, self.lang):
+            self._take(now)
+        else:
+            voters = [s for s in self.players if s != seat]
+            self.vote = TableVote({"word": word, "seat": seat}, voters, now, VOTE_SECONDS).to_dict()
+            self.phase = "vote"
+            self._event("claim_vote", seat=seat, word=word)
+
+    def _do_vote(self, seat: str, action: dict, now: float) -> None:
+        """A ballot on the word under vote (RULES.md; :class:`TableVote`). Raises ``"no_word_vote"``
+        and the vote's own codes."""
+        if self.phase != "vote" or self.vote is None:
+            raise RuleError("no_word_vote")
+        vote = TableVote.from_dict(self.vote)
+        vote.cast(seat, action["ballot"])
+        self.vote = vote.to_dict()
+        if vote.decided is not None:
+            self._settle_vote(now)
+
+    def _do_pick(self, seat: str, action: dict, now: float) -> None:
+        """Take one face-up card after a voted-down word (§2). Raises ``"stale_round"``,
+        ``"not_picking"``, ``"not_your_pick"`` (the claimant), ``"already_picked"``,
+        ``"card_taken"`` (another picker was first), ``"not_face_up"``."""
+        self._check_round(action)
+        if self.phase != "picking" or self.picking is None:
+            raise RuleError("not_picking")
+        if seat not in self.picking["pickers"]:
+            raise RuleError("not_your_pick")
+        if seat in self.picking["picked"]:
+            raise RuleError("already_picked")
+        card = action["card"]
+        if card not in self.table:
+            if any(card in p for p in self.piles.values()):
+                raise RuleError("card_taken", face=self._face(card))
+            raise RuleError("not_face_up")
+        self._give_pick(seat, card, random_pick=False)
+        self._maybe_finish_picking(now)
+
+    def _do_pass(self, seat: str, action: dict, now: float) -> None:
+        """I see no more word (§3). Only once the deck is out; when every player has passed the
+        round ends. Raises ``"stale_round"``, ``"round_scored"``, ``"deck_not_out"``, ``"word_vote_open"``
+        / ``"picking_open"``."""
+        self._check_round(action)
+        self._need_turning()
+        if self.deck:
+            raise RuleError("deck_not_out")
+        if seat not in self.passed:
+            self.passed.append(seat)
+        if all(s in self.passed for s in self.players):
+            self._end_round(now, "passed")
+        else:
+            self._event("pass", seat=seat)
+
+    def _do_turn(self, seat: str, action: dict, now: float) -> None:
+        """The dealer turns the next card now (§2). Raises ``"stale_round"``, ``"not_dealer"``,
+        ``"round_scored"``, ``"word_vote_open"``/``"picking_open"``, ``"stale_turn"`` (``turned``: a
+        doubled tap), ``"deck_out"``."""
+        self._check_round(action)
+        self._need_dealer(seat)
+        self._turn_now(action["turned"], now)
+
+    def _do_auto(self, seat: str, action: dict, now: float) -> None:
+        """The dealer starts or pauses the turning (§2: the dealer sets the tempo)."""
+        self._check_round(action)
+        self._need_dealer(seat)
+        self._set_auto(bool(action["on"]), now)
+
+    def _do_tempo(self, seat: str, action: dict, now: float) -> None:
+        """The dealer sets the auto-turn interval in seconds (1–20). Raises ``"not_dealer"``."""
+        self._need_dealer(seat)
+        if self.phase not in ("turning", "vote", "picking"):
+            raise RuleError("round_scored")
+        self.interval = float(action["seconds"])
+        if self.phase == "turning" and self.auto_on and self.next_turn_at is not None:
+            self.next_turn_at = min(self.next_turn_at, now + self.interval)
+        self._event("tempo", seconds=self.interval)
+
+    def _do_deal(self, seat: str, action: dict, now: float) -> None:
+        """Deal the next round once the scores are up (§3). Only its dealer may (any player if
+        that one has left). Raises ``"not_scored"``, ``"stale_round"`` (``round`` must be the
+        next round's number), ``"not_dealer"``."""
+        if self.phase != "scored":
+            raise RuleError("not_scored")
+        if action["round"] != self.round + 1:
+            raise RuleError("stale_round", round=action["round"], current=self.round + 1)
+        if self.victory_tiles:
+            while len(self.dealers) <= self.round:
+                self.dealers.append(self.players[len(self.dealers) % len(self.players)])
+        nxt = self.dealers[self.round]
+        if seat != nxt and nxt in self.players:
+            raise RuleError("not_dealer")
+        self._deal(self.round + 1, now)
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _face(self, card: int) -> str:
+        return self.cards[card]["face"] if 0 <= card < len(self.cards) else "?"
+
+    def _need_turning(self) -> None:
+        if self.phase in ("scored", "over"):
+            raise RuleError("round_scored")
+        if self.phase == "vote":
+            raise RuleError("word_vote_open")
+        if self.phase == "picking":
+            raise RuleError("picking_open")
+
+    def _set_auto(self, on: bool, now: float) -> None:
+        if self.phase in ("scored", "over"):
+            raise RuleError("round_scored")
+        self.auto_on = on
+        self.next_turn_at = (now if not self.table else now + self.interval) if on else None
+        self._event("auto", on=on)
+
+    def _turn_now(self, turned: int, now: float) -> None:
+        self._need_turning()
+        if turned != self.turned:
+            raise RuleError("stale_turn", turned=self.turned)
+        if not self.deck:
+            raise RuleError("deck_out")
+        self._turn(now)
+
+    def _turn(self, now: float) -> None:
+        """Turn the top card of the deck face up at the end of the row."""
+        card = self.deck.pop(0)
+        self.table.append(card)
+        self.turned += 1
+        self.next_turn_at = now + self.interval if self.auto_on else None
+        self._event("turn", card=card, face=self._face(card))
+        if not self.deck:
+            self.end_at = now + self.end_seconds
+            self._end_if_stuck(now)
+
+    def _take(self, now: float) -> None:
+        """The claim stands: its cards go to the claimant's pile (§2)."""
+        claim = self.claim
+        for i in claim["ids"]:
+            self.table.remove(i)
+        self.piles[claim["seat"]].extend(claim["ids"])
+        claim["status"] = "taken"
+        self.vote = None
+        self._event("claim_taken", seat=claim["seat"], word=claim["word"], count=len(claim["ids"]))
+        self._resume(now, CLAIM_SHOW_SECONDS)
+
+    def _settle_vote(self, now: float) -> None:
+        vote = TableVote.from_dict(self.vote)
+        outcome = vote.decided
+        if outcome is None:
+            return
+        if outcome == "accept":
+            self._take(now)
+            self.claim["voted"] = True
+            return
+        claim = self.claim
+        claim["status"] = "rejected"
+        self.vote = None
+        pickers = [s for s in self.players if s != claim["seat"]]
+        self.phase = "picking"
+        self.picking = {"pickers": pickers, "picked": {}, "deadline": now + PICK_SECONDS}
+        self._event("claim_rejected", seat=claim["seat"], word=claim["word"])
+        self._maybe_finish_picking(now)
+
+    def _give_pick(self, seat: str, card: int | None, random_pick: bool) -> None:
+        """One picker takes ``card`` from the table; from the deck when the table is empty; nothing
+        when both are (§2)."""
+        if card is not None and card in self.table:
+            self.table.remove(card)
+            self.piles[seat].append(card)
+            self.picking["picked"][seat] = {"id": card, "face": self._face(card), "from": "table", "random": random_pick}
+        elif self.deck:
+            self.piles[seat].append(self.deck.pop(0))
+            self.picking["picked"][seat] = {"id": None, "face": None, "from": "deck", "random": random_pick}
+        else:
+            self.picking["picked"][seat] = {"id": None, "face": None, "from": "none", "random": random_pick}
+
+    def _maybe_finish_picking(self, now: float) -> None:
+        """When the table is empty, the pickers still waiting take from the deck at once; when
+        all have picked, play goes on."""
+        if not self.table:
+            for seat in self.picking["pickers"]:
+                if seat not in self.picking["picked"]:
+                    self._give_pick(seat, None, random_pick=False)
+        if all(s in self.picking["picked"] for s in self.picking["pickers"]):
+            self._finish_picking(now)
+
+    def _finish_picking(self, now: float) -> None:
+        self._event("picked", picks=_plain(self.picking["picked"]))
+        self._resume(now)
+
+    def _resume(self, now: float, wait: float = 0.0) -> None:
+        """Back to turning after a claim: the next auto-turn and the deck-out countdown restart."""
+        self.phase = "turning"
+        self.picking = None
+        self.next_turn_at = now + max(self.interval, wait) if self.auto_on else None
+        if not self.deck:
+            self.end_at = now + self.end_seconds
+            self._end_if_stuck(now)
+
+    def _end_if_stuck(self, now: float) -> None:
+        """Deck out and too few cards face up for anyone's word: the round is over (§3)."""
+        fewest = min(HANDICAP_CARDS if s in self.handicap else MIN_CARDS for s in self.players)
+        if not self.deck and self.phase == "turning" and len(self.table) < fewest:
+            self._end_round(now, "no_cards")
+
+    def _end_round(self, now: float, why: str) -> None:
+        """Score the round (§3; §7 victory tiles) and show a few words still possible."""
+        counts = {s: len(self.piles.get(s, [])) for s in self.players}
+        tiles_to: list[str] = []
+        if self.victory_tiles:
+            adjusted = {s: counts[s] - (self.tile_handicap if self.tiles.get(s, 0) > 0 else 0) for s in self.players}
+            top = max(adjusted.values())
+            tiles_to = [s for s in self.players if adjusted[s] == top]
+            for s in tiles_to:
+                self.tiles[s] = self.tiles.get(s, 0) + 1
+        self.results.append({"round": self.round, "dealer": self.dealer, "cards": counts, "tiles": tiles_to,
+                             "why": why})
+        self.phase = "scored"
+        self.auto_on = False
+        self.next_turn_at = None
+        self.end_at = None
+        self.picking = None
+        self.vote = None
+        try:
+            self.possible = possible_words([self.cards[i] for i in self.table], self.lang)
+        except Exception:  # no word list: the round still ends
+            self.possible = []
+        self._event("round_end", round=self.round, why=why)
+        if self.victory_tiles:
+            if any(n >= 2 for n in self.tiles.values()):
+                self._finish_game()
+        elif self.round >= len(self.dealers):
+            self._finish_game()
+
+    def totals(self) -> dict[str, int]:
+        """Each player's sum of round results (§4)."""
+        return {s: sum(r["cards"].get(s, 0) for r in self.results) for s in self.players}
+
+    def _finish_game(self) -> None:
+        if self.victory_tiles:
+            top = max(self.tiles.get(s, 0) for s in self.players)
+            self.winners = [s for s in self.players if self.tiles.get(s, 0) == top]
+        else:
+            totals = self.totals()
+            top = max(totals.values())
+            self.winners = [s for s in self.players if totals[s] == top]
+        self.phase = "over"
+        self._event("over", winners=list(self.winners))
+
+    def _event(self, kind: str, **fields: Any) -> None:
+        self.event_n += 1
+        self.last_event = {"n": self.event_n, "kind": kind, **fields}
+
+    def card_count(self) -> int:
+        """Cards in deck + table + every pile (always the whole deck: conservation)."""
+        return len(self.deck) + len(self.table) + sum(len(p) for p in self.piles.values())
+
+    # --- views and snapshots -----------------------------------------------------------------
+
+    def view(self, seat: str | None) -> dict:
+        """What ``seat`` may know; ``None`` is the table. Everything is public except the order
+        of the undealt deck, of which views carry only the size.
+
+        Shape: ``{"game", "phase", "lang", "round", "rounds" (None in the tiles variant),
+        "dealer", "next_dealer", "interval", "auto", "next_turn_at", "end_at", "deck_left",
+        "turned", "deck_size", "table": [{"id", "face", "joker"}], "players": [{"seat", "cards",
+        "total", "tiles", "min", "passed"}], "claim": None | {"seat", "word", "cards": [{"id",
+        "face", "as"}], "status": "vote"|"taken"|"rejected"|"withdrawn", "voted"?}, "vote": None
+        | TableVote.view(), "picking": None | {"pickers", "picked": {seat: {"id", "face",
+        "from", "random"}}, "deadline"}, "results", "winners", "possible", "victory_tiles",
+        "tile_handicap", "last_event", "version"}``; a seat also gets ``"me"``.
+        """
+        totals = self.totals()
+        next_dealer = None
+        if self.phase == "scored":
+            next_dealer = (self.dealers[self.round] if self.round < len(self.dealers)
+                           else self.players[len(self.dealers) % len(self.players)])
+            if next_dealer not in self.players:
+                next_dealer = None
+        claim = None
+        if self.claim is not None:
+            claim = {k: _plain(v) for k, v in self.claim.items() if k != "ids"}
+        vote = TableVote.from_dict(self.vote).view() if self.vote is not None else None
+        out = {
+            "game": self.KEY,
+            "phase": self.phase,
+            "lang": self.lang,
+            "round": self.round,
+            "rounds": None if self.victory_tiles else len(self.dealers),
+            "dealer": self.dealer,
+            "next_dealer": next_dealer,
+            "interval": self.interval,
+            "auto": self.auto_on,
+            "next_turn_at": self.next_turn_at if self.auto_on and self.deck and self.phase == "turning" else None,
+            "end_at": self.end_at if self.phase == "turning" else None,
+            "deck_left": len(self.deck),
+            "deck_size": len(self.cards),
+            "turned": self.turned,
+            "table": [dict(self.cards[i]) for i in self.table],
+            "players": [
+                {"seat": s, "cards": len(self.piles.get(s, [])), "total": totals[s], "tiles": self.tiles.get(s, 0),
+                 "min": HANDICAP_CARDS if s in self.handicap else MIN_CARDS, "passed": s in self.passed}
+                for s in self.players
+            ],
+            "claim": claim,
+            "vote": vote,
+            "picking": _plain(self.picking),
+            "results": _plain(self.results),
+            "winners": list(self.winners),
+            "possible": list(self.possible),
+            "victory_tiles": self.victory_tiles,
+            "tile_handicap": self.tile_handicap,
+            "last_event": _plain(self.last_event),
+            "version": self.version,
+        }
+        if seat is not None:
+            out["me"] = seat
+        return out
+
+    def to_dict(self) -> dict:
+        """Full JSON-ready snapshot (the deck order included)."""
+        return {"game": self.KEY, **{f: _plain(getattr(self, f)) for f in self._FIELDS}}
+
+    @classmethod
+    def from_dict(cls, data: dict, rng: random.Random) -> "Diabolo":
+        """Rebuild a game from :meth:`to_dict` output; ``rng`` serves later shuffles and picks."""
+        game = cls()
+        for f in cls._FIELDS:
+            setattr(game, f, _plain(data[f]))
+        game._rng = rng
+        return game

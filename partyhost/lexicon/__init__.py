@@ -1,0 +1,1 @@
+"""Offline word lists, one module per script (``latin`` for German/English); data in ``data/``."""
