@@ -165,6 +165,7 @@ class Engine:
         self._sent: dict[str, str] = {}
         self._recent_by_seat: dict[str, deque] = {}
         self._paused_total = 0.0
+        self._game_floor = float("-inf")  # the latest game time handed out (see received_game_time)
         self._paused_at: float | None = None
         self._dirty = True
         self._stopped = False
@@ -193,6 +194,14 @@ class Engine:
         now = self.clock()
         paused = now - self._paused_at if self._paused_at is not None else 0.0
         return now - self._paused_total - paused
+
+    def _rules_now(self) -> float:
+        """``game_now()`` for a time handed to the rules (timers, host moves): raises the floor
+        that :meth:`received_game_time` keeps, so the game's clock never runs backwards."""
+        now = self.game_now()
+        if now > self._game_floor:
+            self._game_floor = now
+        return now
 
     def next_wakeup(self) -> float | None:
         """Server-clock time of the next deadline (host hand-over or a game timer), or None."""
@@ -253,7 +262,7 @@ class Engine:
             return
         deadline = game.next_deadline()
         if deadline is not None and deadline <= self.game_now():
-            self._guarded(lambda: game.tick(self.game_now()))
+            self._guarded(lambda: game.tick(self._rules_now()))
             self._dirty = True
 
     def _guarded(self, change: Callable[[], None]) -> None:
@@ -420,14 +429,31 @@ class Engine:
             raise RuleError("game_over")
         if party.paused:
             raise RuleError("paused")
-        late = self.game_now() - payload.get("at", float("inf"))
+        received = self.received_game_time(message.stamp)
+        late = received - payload.get("at", float("inf"))
         if late > LATE_AFTER:
             raise RuleError("too_late", seconds=round(late, 1))
         action = {k: v for k, v in payload.items() if k not in ("id", "game", "at")}
         registry.check_action(type(party.game), action)
         self._check_fresh(conn, payload.get("id"))
         game = party.game
-        self._guarded(lambda: game.apply(conn.seat, action, self.game_now()))
+        self._guarded(lambda: game.apply(conn.seat, action, received))
+
+    def received_game_time(self, stamp: float) -> float:
+        """The game-clock time at which a message stamped ``stamp`` (server clock) arrived.
+
+        A game judges an action by when the server *received* it, not when the loop got round
+        to it, so two plays 3 ms apart are 3 ms apart to the rules however busy the loop was
+        (Word Basket's near-race margin, Diabolo's claims). The time never goes back past what
+        the game was last told (a timer that fired meanwhile), so a game's clock only moves
+        forward. Only meaningful while not paused (actions are refused while paused).
+        """
+        received = stamp - self._paused_total
+        floor = self._game_floor
+        if received < floor:
+            received = floor
+        self._game_floor = received
+        return received
 
     def is_host(self, conn: Connection) -> bool:
         """Host powers: the laptop's own TV page, or the phone the host promoted."""
@@ -446,7 +472,7 @@ class Engine:
         if op == "choose":
             party.choose(payload.get("game", party.game_key), payload.get("options"))
         elif op in ("start", "restart"):
-            party.start(self.rng, self.game_now())
+            party.start(self.rng, self._rules_now())
         elif op == "pause":
             if not party.running:
                 raise RuleError("no_game")
@@ -458,7 +484,7 @@ class Engine:
         elif op == "kick":
             seat_id = payload.get("seat", "")
             sids = [c for c in self.connections.values() if c.seat == seat_id]
-            party.kick(seat_id, self.game_now())
+            party.kick(seat_id, self._rules_now())
             for other in sids:
                 other.seat = None
                 self._send("kicked", {}, other.sid)
@@ -473,7 +499,7 @@ class Engine:
                 raise RuleError("game_over")
             action = payload.get("action")
             registry.check_action(type(game), action, host=True)
-            self._guarded(lambda: game.host_apply(action, self.game_now()))
+            self._guarded(lambda: game.host_apply(action, self._rules_now()))
         elif op == "address":
             index = payload.get("index", 0)
             if index >= len(self.addresses):

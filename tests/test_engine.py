@@ -540,3 +540,22 @@ def test_in_game_host_moves_are_checked_and_refused_cleanly(rig):
     assert tv.send("host", {"op": "game", "action": {"kind": 1}})["code"] == "malformed"
     assert tv.send("host", {"op": "game"})["code"] == "malformed"
     assert rig.engine.party.game.to_dict() == before
+
+
+def test_rules_judge_an_action_by_when_it_was_received_not_when_the_loop_got_to_it(rig):
+    """Two plays 250 ms apart, handled together a second later: the game records them 250 ms apart
+    (the near-race margin of Word Basket and the claim order of Diabolo depend on it), and a
+    message stamped before a timer fired is never dated before it (the game clock only moves on)."""
+    tv, a, b = rig.playing({"s1": [10, 30], "s2": [20, 40]})
+    a.act({"type": "play", "level": 1, "card": 10}, drain=False)
+    rig.clock.advance(0.250)
+    b.act({"type": "play", "level": 1, "card": 20}, drain=False)
+    rig.clock.advance(1.0)
+    rig.drain()
+    times = [e["t"] for e in rig.game.log if e["kind"] == "play"]  # The Mind keeps 10 ms
+    assert len(times) == 2 and abs((times[1] - times[0]) - 0.25) < 1e-6
+    # the floor: after rules were told "now", an older stamp is dated no earlier than that
+    engine = rig.engine
+    told = engine._rules_now()
+    assert engine.received_game_time(engine.clock() - 5.0) == told
+    assert engine.received_game_time(engine.clock() + 0.001) > told
