@@ -1,0 +1,89 @@
+"""Shared set-up for the Word Basket tests: card ids by face, arranging a position, playing.
+
+TEMPORARY: until ``partyhost/lexicon/japanese.py`` lands, a tiny stand-in with the words the tests
+use is installed (the real module replaces it as soon as it exists).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import types
+
+try:  # pragma: no cover - depends on the other helper's progress
+    from partyhost.lexicon import japanese  # noqa: F401
+except ImportError:  # pragma: no cover
+    import partyhost.lexicon as _lexicon
+
+    _KNOWN = {"あひる", "るびー", "あいどる", "しんがっき", "ついか", "つみき", "はっぱ", "ぱんだ", "ばった",
+              "あめりか", "しょうとくたいし", "ねこ", "こあら", "らっこ", "すきー", "しゅみ", "あさり",
+              "りんご", "ごりら", "たぬき", "きつね", "ねずみ", "みかん", "いるか", "かめら", "あした", "つまさき"}
+    _READINGS = {"新学期": ["しんがっき"], "明日": ["あした", "あす", "みょうにち"], "猫": ["ねこ"],
+                 "家鴨": ["あひる"], "追加": ["ついか"]}
+    japanese = types.ModuleType("partyhost.lexicon.japanese")
+    japanese.load = lambda: None
+    japanese.is_known = lambda k: k in _KNOWN
+    japanese.readings_of = lambda s: list(_READINGS.get(s, []))
+    sys.modules["partyhost.lexicon.japanese"] = japanese
+    _lexicon.japanese = japanese
+
+from partyhost.games.word_basket import CARDS, WordBasket  # noqa: E402
+
+NOW = 100.0
+
+
+def K(k: str, second: bool = False) -> int:
+    """Id of the kana card ``k`` (``second=True``: the second わ)."""
+    ids = [c["id"] for c in CARDS if c["kind"] == "kana" and c["kana"] == k]
+    return ids[1] if second else ids[0]
+
+
+def N(n: int, second: bool = False) -> int:
+    """Id of a number wild (5, 6, or 7 for 7+)."""
+    ids = [c["id"] for c in CARDS if c["kind"] == "number" and c["number"] == n]
+    return ids[1] if second else ids[0]
+
+
+def R(r: str) -> int:
+    """Id of the row wild of row ``r``."""
+    return next(c["id"] for c in CARDS if c["kind"] == "row" and c["row"] == r)
+
+
+def new_game(players: int = 2, seed: int = 1, **options) -> WordBasket:
+    g = WordBasket()
+    g.setup([f"s{i}" for i in range(1, players + 1)], options, random.Random(seed), now=0.0)
+    return g
+
+
+def arrange(g: WordBasket, hands: dict, field: int, deck_top: list[int] | None = None,
+            deck: list[int] | None = None) -> WordBasket:
+    """Set the hands, lay ``field`` (a card id) alone in the basket and put every other card in
+    the deck; ``deck_top`` are drawn first, in that order. ``deck`` (a full list, top last)
+    replaces the deck outright; cards left over then go under the field in the basket."""
+    used = {c for h in hands.values() for c in h} | {field} | set(deck_top or [])
+    assert len(used) == sum(len(h) for h in hands.values()) + 1 + len(deck_top or []), "a card twice"
+    g.hands = {s: list(hands.get(s, [])) for s in g.players}
+    rest = [c for c in range(60) if c not in used]
+    face = CARDS[field]
+    entry = {"card": field, "seat": None, "how": "turn", "kana": face.get("kana") if face["kind"] == "kana" else None,
+             "row": face.get("row"), "chain": None, "prev_word": None}
+    if deck is not None:
+        under = [c for c in rest if c not in deck]
+        g.deck = list(deck)
+        g.basket = [{"card": c, "seat": None, "how": "turn", "kana": None, "row": None, "chain": None,
+                     "prev_word": None} for c in under] + [entry]
+    else:
+        g.deck = rest + list(reversed(deck_top or []))
+        g.basket = [entry]
+    g.field = {"serial": g.field["serial"] + 1, "kana": entry["kana"], "row": entry["row"]}
+    g.reach = {s: False for s in g.players}
+    g.last_word = {}
+    g.last_play = None
+    assert sorted(g.all_cards()) == list(range(60))
+    return g
+
+
+def play(g: WordBasket, seat: str, card: int, word: str, now: float = NOW, field: int | None = None, **extra):
+    action = {"type": "play", "field": g.field["serial"] if field is None else field, "card": card, "word": word,
+              **extra}
+    g.apply(seat, action, now)
