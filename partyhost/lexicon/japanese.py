@@ -17,6 +17,7 @@ not called, but that would put the ~0.2 s load inside a handler.
 from __future__ import annotations
 
 import gzip
+import re
 import threading
 from importlib import resources
 
@@ -38,22 +39,14 @@ def _read_gz(name: str) -> str:
     return gzip.decompress(data).decode("utf-8")
 
 
+# One match per run of lines that start with the same character (the file is sorted).
+_RUN = re.compile(r"\n(.)[^\n]*(?:\n\1[^\n]*)*")
+
+
 def _index(text: str) -> dict[str, tuple[int, int]]:
-    """Offsets of the runs of lines that start with the same character (lines are sorted)."""
-    buckets: dict[str, tuple[int, int]] = {}
-    start, first = 0, ""
-    pos = 0  # text[pos] == "\n" starts a line at pos + 1
-    end = len(text) - 1
-    while pos < end:
-        ch = text[pos + 1]
-        if ch != first:
-            if first:
-                buckets[first] = (start, pos + 1)
-            start, first = pos, ch
-        pos = text.index("\n", pos + 1)
-    if first:
-        buckets[first] = (start, len(text))
-    return buckets
+    """First character → ``(start, end)`` offsets in ``text`` of the run of lines starting with it
+    (``start`` at the newline before its first line, ``end`` just past its last line's newline)."""
+    return {m.group(1): (m.start(), m.end() + 1) for m in _RUN.finditer(text)}
 
 
 def load() -> None:
