@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from partyhost.games.base import RuleError
 from partyhost.games.word_basket import CARDS, WordBasket
 
-from .wb_rig import japanese  # noqa: F401  (the stand-in until the real list lands)
 
 FILLER = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわがぎぱっゃー"
 

@@ -1,33 +1,11 @@
 """Shared set-up for the Word Basket tests: card ids by face, arranging a position, playing.
-
-TEMPORARY: until ``partyhost/lexicon/japanese.py`` lands, a tiny stand-in with the words the tests
-use is installed (the real module replaces it as soon as it exists).
-"""
+The real kana pipeline and Japanese noun list are used throughout."""
 
 from __future__ import annotations
 
 import random
-import sys
-import types
 
-try:  # pragma: no cover - depends on the other helper's progress
-    from partyhost.lexicon import japanese  # noqa: F401
-except ImportError:  # pragma: no cover
-    import partyhost.lexicon as _lexicon
-
-    _KNOWN = {"あひる", "るびー", "あいどる", "しんがっき", "ついか", "つみき", "はっぱ", "ぱんだ", "ばった",
-              "あめりか", "しょうとくたいし", "ねこ", "こあら", "らっこ", "すきー", "しゅみ", "あさり",
-              "りんご", "ごりら", "たぬき", "きつね", "ねずみ", "みかん", "いるか", "かめら", "あした", "つまさき"}
-    _READINGS = {"新学期": ["しんがっき"], "明日": ["あした", "あす", "みょうにち"], "猫": ["ねこ"],
-                 "家鴨": ["あひる"], "追加": ["ついか"]}
-    japanese = types.ModuleType("partyhost.lexicon.japanese")
-    japanese.load = lambda: None
-    japanese.is_known = lambda k: k in _KNOWN
-    japanese.readings_of = lambda s: list(_READINGS.get(s, []))
-    sys.modules["partyhost.lexicon.japanese"] = japanese
-    _lexicon.japanese = japanese
-
-from partyhost.games.word_basket import CARDS, WordBasket  # noqa: E402
+from partyhost.games.word_basket import CARDS, WordBasket
 
 NOW = 100.0
 

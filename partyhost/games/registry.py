@@ -12,8 +12,9 @@ from jsonschema import Draft202012Validator
 
 from .base import Game, RuleError
 from .the_mind import TheMind
+from .word_basket import WordBasket
 
-GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind,)}
+GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind, WordBasket)}
 """Registry key → game class, in the order the lobby lists them."""
 
 

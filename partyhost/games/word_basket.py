@@ -145,6 +145,11 @@ def card_label(card_id: int) -> str:
     return c["row"] + "行"
 
 
+def _has_kanji(text: str) -> bool:
+    """True when ``text`` holds a kanji (CJK ideograph or 々), i.e. it may have a dictionary reading."""
+    return any(ch == "々" or unicodedata.name(ch, "").startswith("CJK") for ch in text)
+
+
 def _is_number(card_id: int) -> bool:
     return CARDS[card_id]["kind"] == "number"
 
@@ -166,6 +171,7 @@ class WordBasket(Game):
 
     KEY: ClassVar[str] = "word_basket"
     SCRIPT: ClassVar[str] = "js/word_basket.js"
+    STYLE: ClassVar[str] = "css/word_basket.css"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 8
     OPTIONS: ClassVar[dict] = {
@@ -411,12 +417,15 @@ class WordBasket(Game):
         except kana.ReadingError as error:
             if error.code != "word_not_kana":
                 raise RuleError("wb_" + error.code, **error.params) from None
+            not_kana = error
         else:
             if chosen is not None and kana.normalize(chosen) != r.kana:
                 raise RuleError("wb_reading_mismatch", word=surface[:20], readings=r.kana)
             return surface, r
         candidates = self._readings(surface)
         if not candidates:
+            if not _has_kanji(surface):  # latin letters, symbols…: "type the reading in kana"
+                raise RuleError("wb_word_not_kana", **not_kana.params)
             raise RuleError("wb_reading_unknown", word=surface[:20])
         if chosen is None:
             raise RuleError("wb_reading_needed", word=surface[:20], readings="・".join(candidates))
