@@ -65,3 +65,60 @@ def play(g: WordBasket, seat: str, card: int, word: str, now: float = NOW, field
     action = {"type": "play", "field": g.field["serial"] if field is None else field, "card": card, "word": word,
               **extra}
     g.apply(seat, action, now)
+
+
+FILLER = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわがぎぱっゃー"
+
+
+def fitting_word(g: WordBasket, seat: str, card: int, rng: random.Random) -> str:
+    """A kana word built to fit ``card`` on the current field for ``seat`` (a made-up word: the
+    dictionary will not know it, so in "vote" mode it enters marked "?")."""
+    field = g.field
+    if field["kana"]:
+        start = field["kana"]
+    elif field["row"]:
+        start = rng.choice(g.view(None)["rows"][field["row"]])
+    else:
+        start = "あ"
+    face = CARDS[card]
+    low, low_last = g.minimums(seat)
+    need = low_last if len(g.hands[seat]) == 1 else low
+    if face["kind"] == "number":
+        length = face["number"] if face["number"] != 7 else rng.randint(7, 9)
+        end = rng.choice("あいうえおかきくけこ")
+    else:
+        length = rng.randint(max(need, 2), 6)
+        end = face["kana"] if face["kind"] == "kana" else rng.choice(face["kana"])
+    return start + "".join(rng.choice(FILLER) for _ in range(max(0, length - 2))) + end
+
+
+def bot_action(g: WordBasket, rng: random.Random) -> tuple[str, dict, bool]:
+    """A random, mostly sensible move by some player: ``(seat, action, is_host_action)``."""
+    seat = rng.choice(g.players)
+    hand = g.hands[seat]
+    roll = rng.random()
+    if g.vote is not None and roll < 0.5:
+        voter = rng.choice(g.vote.voters) if g.vote.voters else seat
+        return voter, {"type": "vote", "vote": g.vote_id, "ballot": rng.choice(["accept", "reject"])}, False
+    if g.vote is not None and roll < 0.6:
+        return seat, {"type": "overrule", "vote": g.vote_id, "outcome": rng.choice(["accept", "reject"])}, True
+    if hand and roll < 0.7:
+        card = rng.choice(hand)
+        action = {"type": "play", "field": g.field["serial"], "card": card,
+                  "word": fitting_word(g, seat, card, rng)}
+        if len(hand) == 2 and rng.random() < 0.7:
+            action["reach"] = True
+        return seat, action, False
+    if roll < 0.76:
+        tops = [c for c in hand if CARDS[c]["kind"] != "number"]
+        action = {"type": "reset", "field": g.field["serial"]}
+        if tops:
+            action["top"] = rng.choice(tops)
+        return seat, action, False
+    if roll < 0.84:
+        return seat, {"type": "challenge", "field": g.field["serial"]}, False
+    if roll < 0.9:
+        return seat, {"type": "point_out", "seat": rng.choice(g.players)}, False
+    if roll < 0.95:
+        return seat, {"type": "reach"}, False
+    return seat, {"type": "lookup", "text": rng.choice(["新学期", "猫", "あひる", "明日"])}, False
