@@ -527,3 +527,15 @@ def test_every_refusal_code_has_words_in_both_languages():
     en = json.loads(Path(wb.__file__).parents[1].joinpath("i18n/word_basket.en.json").read_text("utf-8"))
     assert ja.keys() == en.keys()
     assert i18n.message("ja", "err.wb_word_too_short", min=3, length=2) == "3文字以上の言葉にしてください(今2文字)"
+
+
+def test_after_a_host_restart_a_pending_win_and_a_vote_get_their_time_again():
+    g = arrange(new_game(3), {"s1": [K("る")], "s2": [K("ほ"), K("ね")], "s3": [K("す")]}, K("あ"))
+    play(g, "s1", K("る"), "あいどる", now=10.0)
+    h = WordBasket.from_dict(json.loads(json.dumps(g.to_dict())), random.Random(1))
+    h.interrupted(14.0)
+    assert h.pending_win["until"] == 19.0
+    h.tick(18.0)
+    assert not h.over
+    h.apply("s2", {"type": "point_out", "seat": "s1"}, 18.5)
+    assert not h.over and len(h.hands["s1"]) == 1

@@ -366,6 +366,23 @@ class WordBasket(Game):
             self._win(self.pending_win["seat"])
             self.version += 1
 
+    def interrupted(self, now: float) -> None:
+        """After a host restart (restored from a snapshot) the phones reconnect one by one: a
+        pending win and an open vote get their full time again from ``now``, so the players who
+        are back last can still point out a missing リーチ or vote. Plays in flight before the
+        restart are gone with their sockets; the field stays as it was."""
+        if self.over:
+            return
+        changed = False
+        if self.pending_win is not None:
+            self.pending_win["until"] = max(self.pending_win["until"], now + self.reach_window)
+            changed = True
+        if self.vote is not None:
+            self.vote.closes = max(self.vote.closes, now + self.vote_seconds)
+            changed = True
+        if changed:
+            self.version += 1
+
     def leave(self, seat: str, now: float) -> None:
         """Remove a (kicked) player mid-game (RULES.md "General"; not in the rulebook).
 
@@ -406,7 +423,7 @@ class WordBasket(Game):
     def _read(self, action: dict) -> tuple[str, kana.Reading]:
         """The shown word and its reading for a play (see module docstring, "kanji").
 
-        Raises ``word_empty``, ``word_not_kana``, ``word_too_long`` (from :mod:`kana`),
+        Raises ``wb_word_empty``, ``wb_word_not_kana``, ``wb_word_too_long`` (from :mod:`kana`),
         ``wb_reading_unknown`` (kanji with no known reading), ``wb_reading_needed`` (kanji with no
         confirmed reading; ``readings``: the candidates joined by "・"), ``wb_reading_mismatch``.
         """
