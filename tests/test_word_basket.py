@@ -539,3 +539,12 @@ def test_after_a_host_restart_a_pending_win_and_a_vote_get_their_time_again():
     assert not h.over
     h.apply("s2", {"type": "point_out", "seat": "s1"}, 18.5)
     assert not h.over and len(h.hands["s1"]) == 1
+
+
+def test_reset_of_number_wilds_with_an_empty_deck_reshuffles_then_turns_the_field():
+    g = arrange(new_game(2, seed=3), {"s1": [N(5), N(6)], "s2": [K("ほ"), K("こ")]}, K("あ"), deck=[])
+    g.apply("s1", {"type": "reset", "field": g.field["serial"]}, NOW)
+    assert g.reshuffles == 1 and len(g.hands["s1"]) == 3
+    assert CARDS[g.basket[-1]["card"]]["kind"] != "number" and (g.field["kana"] or g.field["row"])
+    assert sorted(g.all_cards()) == list(range(60))
+    assert "reshuffle" in [e["kind"] for e in g.view(None)["events"]]

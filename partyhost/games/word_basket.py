@@ -843,6 +843,8 @@ class WordBasket(Game):
                                     "chain": None, "prev_word": None})
                 continue
             self._lay_field(card, None, "turn")
+            if reshuffled:
+                self._event("reshuffle", deck=len(self.deck), field=self._field_public())
             return
 
     def _lay_field(self, card: int, seat: str | None, how: str) -> None:
