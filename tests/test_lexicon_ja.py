@@ -25,7 +25,8 @@ EVERYDAY = ["ねこ", "いぬ", "さくら", "りんご", "ごりら", "らっ�
             "ばなな", "てれび", "しんかんせん", "えんぴつ", "かばん", "ちきゅう", "おとな"]
 PLACES_AND_PEOPLE = ["にほん", "ふらんす", "とうきょう", "とうきょうと", "おおさか", "ほっかいどう",
                      "あおもりけん", "なごや", "ふじさん", "ぱり", "おだのぶなが", "むらさきしきぶ",
-                     "えじそん", "ぴかそ"]
+                     "えじそん", "ぴかそ", "なつめそうせき", "まつおばしょう", "しんじゅく",
+                     "はこね", "しぶや"]
 
 
 @pytest.mark.parametrize("word", RULEBOOK_WORDS + PROPER + EVERYDAY + PLACES_AND_PEOPLE)
@@ -53,6 +54,7 @@ def test_is_known_takes_normalised_kana_only():
 def test_readings_of_kanji():
     assert "しんがっき" in japanese.readings_of("新学期")
     assert japanese.readings_of("聖徳太子") == ["しょうとくたいし"]
+    assert japanese.readings_of("夏目漱石") == ["なつめそうせき"]
     assert japanese.readings_of("追加")[0] == "ついか"
     assert japanese.readings_of("積み木")[0] == "つみき"
     assert japanese.readings_of("趣味")[0] == "しゅみ"

@@ -16,8 +16,10 @@ Sources (see ``docs/lexicon.md`` for why and for the licences):
   地名/国 (countries), 人名/一般 written in kanji (full names: 織田信長, 紫式部) or in a synonym
   group (well-known foreign people: エジソン), 固有名詞/一般 written without latin letters and not
   a station (聖徳太子, ドラえもん), 地名/一般 in a synonym group (大阪, 富士山, パリ), the 47
-  prefectures and the cities (市) found as prefixes of its address entries, with their bare names
-  (東京都 → 東京). Surnames and given names alone (人名/姓, 人名/名) and street addresses are left out.
+  prefectures and the municipalities (市区町村) found as prefixes of its address entries, with their
+  bare names (東京都 → 東京, 箱根町 → 箱根). Surnames and given names alone (人名/姓, 人名/名) and
+  street addresses are left out.
+- JMnedict (same package): ``person`` entries born up to 1900 by their gloss (夏目漱石, 松尾芭蕉).
 - JMdict (``jamdict-data``, EDRDG, CC BY-SA 3.0): every entry with a noun sense (common noun,
   suru-noun, no-adjective, noun prefix/suffix, pronoun) that is not marked archaic, obsolete,
   obscure or rare; readings marked as out-dated kana are left out.
@@ -34,7 +36,7 @@ Rerun (build-only packages in a throwaway venv, never in the project's dependenc
     /tmp/lexbuild/bin/python tools/build_ja_lexicon.py            # writes partyhost/lexicon/data/
     /tmp/lexbuild/bin/python tools/build_ja_lexicon.py --out DIR  # elsewhere
 
-The output is deterministic (sorted, gzip without a timestamp). Takes about a minute and ~1 GB RAM.
+The output is deterministic (sorted, gzip without a timestamp). Takes 30 s – 2 min, ~450 MB RAM.
 """
 
 from __future__ import annotations
@@ -59,11 +61,17 @@ _KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U00031
 _LATIN = re.compile(r"[A-Za-z]")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")
 _PREFECTURE = re.compile(r"^(北海道|東京都|京都府|大阪府|[^都道府県]{2,3}県)")
-_CITY = re.compile(r"^(?:北海道|東京都|京都府|大阪府|[^都道府県]{2,3}県)?([^市区郡町村都道府県]{1,5}市)")
+# prefecture? district (郡)? city (市)? then ward (区), or town/village (町/村) when no city precedes
+_MUNICIPALITY = re.compile(
+    r"^(?:北海道|東京都|京都府|大阪府|[^都道府県]{2,3}県)?(?:[^市区郡町村都道府県]{1,5}郡)?"
+    r"([^市区郡町村都道府県]{1,5}市)?([^市区郡町村都道府県]{1,5}[区町村])?"
+)
 #: a prefecture prefixes thousands of address entries; the next "…県" (a district) under 30
 PREFECTURE_MIN_ADDRESSES = 500
-#: a municipality (市) prefixes at least this many address entries (filters out look-alikes)
-CITY_MIN_ADDRESSES = 20
+#: a municipality (市区町村) prefixes at least this many address entries (filters out look-alikes)
+MUNICIPALITY_MIN_ADDRESSES = 20
+#: JMnedict people born up to this year count as historical figures (夏目漱石, 松尾芭蕉)
+HISTORICAL_BORN_BY = 1900
 #: no frequency mark at all
 NO_PRIORITY = 99
 
@@ -149,14 +157,21 @@ def collect_sudachi(col: Collector) -> dict[str, int]:
             s = m.surface()
             if a := _PREFECTURE.match(s):
                 pref[a.group(1)] += 1
-            if b := _CITY.match(s):
-                city[b.group(1)] += 1
+            if b := _MUNICIPALITY.match(s):
+                c, w = b.group(1), b.group(2)
+                if c:
+                    city[c] += 1
+                if w and (w.endswith("区") or not c):
+                    city[w] += 1
     places = {p for p, n in pref.items() if n >= PREFECTURE_MIN_ADDRESSES}
-    places |= {c for c, n in city.items() if n >= CITY_MIN_ADDRESSES}
-    stats["prefectures"] = sum(1 for p, n in pref.items() if n >= PREFECTURE_MIN_ADDRESSES)
-    stats["cities"] = len(places) - stats["prefectures"]
-    # bare names: 東京都 → 東京 when 東京 is a place whose reading starts the full reading
-    bare = {p[:-1] for p in places if len(p) > 2 or p.endswith("市")}
+    stats["prefectures"] = len(places)
+    munis = {c for c, n in city.items() if n >= MUNICIPALITY_MIN_ADDRESSES}
+    for suffix in "市区町村":
+        stats["municipalities-" + suffix] = sum(1 for c in munis if c.endswith(suffix))
+    places |= munis
+    # bare names: 東京都 → 東京, 箱根町 → 箱根 when the bare name is a place whose reading starts
+    # the full reading (one-character bare names such as 北 of 北区 are skipped)
+    bare = {p[:-1] for p in places if len(p) > 2}
     place_readings: dict[str, set[str]] = collections.defaultdict(set)
 
     for m in d.entries():
@@ -203,7 +218,7 @@ def sudachi_preferred(keys: list[str]) -> dict[str, str]:
     """surface → the reading of Sudachi's best analysis of it alone (mode C), for ambiguous ones."""
     from sudachipy import Dictionary, SplitMode
 
-    tok = Dictionary(dict="core").create(mode=SplitMode.C)
+    tok = Dictionary(dict="core").tokenizer(mode=SplitMode.C)
     out = {}
     for key in keys:
         r = read("".join(m.reading_form() for m in tok.tokenize(key)))
@@ -284,6 +299,38 @@ def collect_jmdict(col: Collector) -> dict[str, int]:
     return dict(stats)
 
 
+_BORN = re.compile(r"\((?:c\.\s*|ca\.\s*)?(\d{1,4})(?:\s*(?:BCE|BC|CE))?(?:\.\d{1,2}){0,2}\s*[-–?]")
+
+
+def collect_jmnedict_people(col: Collector) -> dict[str, int]:
+    """JMnedict ``person`` entries whose gloss gives a birth year up to HISTORICAL_BORN_BY."""
+    db = sqlite3.connect(f"file:{jmdict_db()}?mode=ro", uri=True)
+    glosses: dict[int, list[str]] = collections.defaultdict(list)
+    for idseq, gloss in db.execute(
+        "SELECT t.idseq, g.text FROM NETranslation t JOIN NETransType y ON y.tid = t.ID "
+        "JOIN NETransGloss g ON g.tid = t.ID WHERE y.text = 'person'"
+    ):
+        glosses[idseq].append(gloss or "")
+    people = set()
+    for idseq, texts in glosses.items():
+        m = _BORN.search(" ".join(texts))
+        if m and int(m.group(1)) <= HISTORICAL_BORN_BY:
+            people.add(idseq)
+    kanji: dict[int, list[str]] = collections.defaultdict(list)
+    for idseq, text in db.execute("SELECT idseq, text FROM NEKanji ORDER BY idseq, ID"):
+        if idseq in people:
+            kanji[idseq].append(text)
+    n = 0
+    for idseq, text in db.execute("SELECT idseq, text FROM NEKana ORDER BY idseq, ID"):
+        if idseq not in people:
+            continue
+        n += 1
+        col.add("jmnedict", text)
+        for k in kanji.get(idseq, []):
+            col.add("jmnedict", text, k)
+    return {"people": len(people), "readings": n}
+
+
 def write_gz(path: Path, text: str) -> None:
     with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0,
                                                 filename="") as gz:
@@ -298,6 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     col = Collector()
     s_stats = collect_sudachi(col)
     j_stats = collect_jmdict(col)
+    n_stats = collect_jmnedict_people(col)
 
     readings = sorted(col.readings)
     candidates: dict[str, list[tuple[int, int, int, str]]] = collections.defaultdict(list)
@@ -320,13 +368,14 @@ def main(argv: list[str] | None = None) -> int:
 
     by_source = collections.Counter()
     for srcs in col.readings.values():
-        families = {s.split(":")[0] for s in srcs}
+        families = {s.split(":")[0].replace("jmnedict", "jmdict") for s in srcs}
         by_source["both" if len(families) > 1 else next(iter(families))] += 1
     versions = {p: importlib.metadata.version(p)
                 for p in ("sudachipy", "sudachidict-core", "jamdict", "jamdict-data", "jaconv")}
     print(f"versions: {versions}")
     print(f"sudachi entries taken: {s_stats}")
     print(f"jmdict: {j_stats}")
+    print(f"jmnedict historical people: {n_stats}")
     print(f"readings: {len(readings)} ({dict(by_source)}); surfaces: {len(lines)}; "
           f"pairs: {len(col.pairs)}; {time.time() - t0:.1f} s")
     for name in ("ja_readings.txt.gz", "ja_surfaces.tsv.gz"):
