@@ -109,8 +109,9 @@ CHAIN_SHOWN = 12
 EVENTS_SHOWN = 8
 #: Most readings a lookup returns.
 LOOKUP_MAX = 8
-#: Longest typed text accepted by the schemas (kana.reading refuses more than 30 kana).
-MAX_TEXT = 64
+#: Longest typed text the schemas let through, so that a long word gets the game's own
+#: ``wb_word_too_long`` (kana.reading refuses more than 30 kana) rather than "malformed".
+MAX_TEXT = 240
 
 _CARD_ID = {"type": "integer", "minimum": 0, "maximum": DECK_SIZE - 1}
 _SERIAL = {"type": "integer", "minimum": 0}
