@@ -219,6 +219,36 @@ class Phone:
         return [c["id"] for c in self.game()["hand"]]
 
 
+# What must be on a 1280×720 TV without scrolling (body.tv hides overflow: outside means gone),
+# and clear of the corner QR/roster.
+_OUTSIDE = """(sel) => [...document.querySelectorAll(sel)].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5);
+  }).map((el) => (el.getAttribute("data-testid") || el.className) + ": " + el.textContent.trim().replace(/\\s+/g, " ").slice(0, 30))"""
+_UNDER_CORNER = """(sel) => { const c = document.querySelector(".corner"); if (!c) return [];
+  const k = c.getBoundingClientRect();
+  return [...document.querySelectorAll(sel)].filter((el) => { const r = el.getBoundingClientRect();
+    return r.width > 0 && r.left < k.right && r.right > k.left && r.top < k.bottom && r.bottom > k.top; })
+  .map((el) => el.textContent.trim().replace(/\\s+/g, " ").slice(0, 30)); }"""
+_TV_PARTS = ("[data-testid=field], [data-testid=chain] li:not([hidden]), .wb-players li, [data-testid=vote], "
+             "[data-testid=tv-result], [data-testid=race], [data-testid=tv-event], .wb-status span")
+
+
+def tv_layout_issues(tv: Page, where: str) -> list[str]:
+    issues = [f"{where}: cut off by the screen edge: {x}" for x in tv.evaluate(_OUTSIDE, _TV_PARTS)]
+    issues += [f"{where}: under the corner QR/roster: {x}" for x in tv.evaluate(_UNDER_CORNER, _TV_PARTS)]
+    return issues
+
+
+def phone_layout_issues(page: Page, where: str) -> list[str]:
+    """A phone page must not scroll sideways, and no card may stick out of the screen."""
+    wide = page.evaluate("document.scrollingElement.scrollWidth - innerWidth")
+    out = page.evaluate("""() => [...document.querySelectorAll(".wbcard, .wb-actions button, .wb-vote, .wb-word")]
+      .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && (r.left < -0.5 || r.right > innerWidth + 0.5); })
+      .map((el) => el.textContent.trim().slice(0, 20))""")
+    return ([f"{where}: page is {wide}px wider than the screen"] if wide > 0 else []) + [f"{where}: sticks out: {x}" for x in out]
+
+
 def close_all(*pages: Page) -> None:
     for page in pages:
         page.context.close()
@@ -249,6 +279,7 @@ def test_word_basket_three_phones_to_a_winner(server, browser):
         expect(tv.get_by_test_id("mode-vote")).to_have_class(re.compile(r"\bon\b"))
         expect(a.page.get_by_test_id("opt-mode")).to_be_visible()  # players see the mode, no controls
         expect(a.page.get_by_test_id("mode-vote")).to_have_count(0)
+        shot(tv, "tv-lobby")
         tv.get_by_test_id("start").click()
         for ph in phones:
             expect(ph.page.get_by_test_id("hand").locator(".wbcard")).to_have_count(5)
@@ -292,6 +323,7 @@ def test_word_basket_three_phones_to_a_winner(server, browser):
         a.type_word(field_kana + "ん")
         expect(a.page.get_by_test_id("why")).to_be_visible()
         expect(a.page.locator(".wbcard.fit")).to_have_count(0)
+        shot(a.page, "phone-reason")
         a.type_word("")
 
         # 2. A word typed in kanji (by whoever holds a card it fits): reading shown first.
@@ -303,7 +335,41 @@ def test_word_basket_three_phones_to_a_winner(server, browser):
                 kanji_done = True
                 break
         assert kanji_done, "no kanji word fits any hand: pick another seed"
+        layout = tv_layout_issues(tv, "play")
         shot(tv, "tv-play")
+
+        # 2b. Two phones play for the same field a moment apart: the first in wins, the other card
+        # goes back with no penalty, and the TV shows both words and by how much.
+        racers = []
+        for ph in phones:
+            found = find_play(ph.game())
+            if found:
+                racers.append((ph, found))
+        if len(racers) >= 2:
+            (x, fx), (y, fy) = racers[:2]
+            hands = {x: len(x.hand_ids()), y: len(y.hand_ids())}
+            for ph, (card_id, word, _) in ((x, fx), (y, fy)):
+                ph.type_word(word)
+                expect(ph.card(card_id)).to_have_class(re.compile(r"\bfit\b"))
+            # two clicks sent back to back (a real tap each would add Playwright's own delays);
+            # either may reach the server first
+            x.page.evaluate(f"document.querySelector('[data-testid=card-{fx[0]}]').click()")
+            y.page.evaluate(f"document.querySelector('[data-testid=card-{fy[0]}]').click()")
+            expect(chain_top(tv).locator(".w")).to_have_text(re.compile(f"^({re.escape(fx[1])}|{re.escape(fy[1])})$"))
+            won_x = chain_top(tv).locator(".w").inner_text() == fx[1]
+            (win, fw), (lose, fl) = ((x, fx), (y, fy)) if won_x else ((y, fy), (x, fx))
+            race = tv.get_by_test_id("race")
+            expect(race).to_contain_text(win.name)
+            expect(race).to_contain_text(lose.name)
+            expect(race).to_contain_text(re.compile(r"\d ?(ミリ秒|ms)"))
+            expect(race).to_contain_text(fl[1])
+            expect(lose.page.get_by_test_id("toast")).to_contain_text(win.name)
+            lose.wait_view(lambda g: g["race"] is not None, "the race in the loser's view")
+            assert len(lose.hand_ids()) == hands[lose] and fl[0] in lose.hand_ids(), "the loser keeps its card"
+            win.wait_view(lambda g: len(g["hand"]) == hands[win] - 1, "the winner's card to leave the hand")
+            layout += tv_layout_issues(tv, "race")
+            shot(tv, "tv-race")
+            lose.type_word("")
 
         # 3. An IME's Enter (confirming a conversion) must not play; a plain Enter does.
         found = find_play(a.game(), only_one=True)
@@ -317,6 +383,8 @@ def test_word_basket_three_phones_to_a_winner(server, browser):
         word_el = a.page.get_by_test_id("word")
         a.type_word(found[1])
         expect(a.card(found[0])).to_have_class(re.compile(r"\bfit\b"))
+        layout += phone_layout_issues(a.page, "phone play")
+        shot(a.page, "phone-play")
         word_el.dispatch_event("compositionstart", {"data": ""})
         word_el.press("Enter")
         a.page.wait_for_timeout(150)
@@ -354,6 +422,7 @@ def test_word_basket_three_phones_to_a_winner(server, browser):
         expect(a.page.get_by_test_id("ballot-reject")).to_be_visible()
         expect(bad_by.page.get_by_test_id("ballot-reject")).to_have_count(0)  # not a voter
         expect(tv.get_by_test_id("vote-countdown")).to_have_text(re.compile(r"\d"))
+        layout += tv_layout_issues(tv, "vote") + phone_layout_issues(a.page, "phone vote")
         shot(tv, "tv-vote")
         shot(a.page, "phone-vote")
         a.page.get_by_test_id("ballot-reject").tap()
@@ -377,7 +446,7 @@ def test_word_basket_three_phones_to_a_winner(server, browser):
             if n == 2:
                 expect(tv.locator(f'.wb-players li[data-seat="{a.seat}"] .reach-tag')).to_be_visible()
                 expect(a.page.get_by_test_id("reach")).to_have_count(0)  # already declared
-                shot(a.page, "phone-play")
+                shot(a.page, "phone-reach")
             if n == 1:
                 break
         else:
@@ -387,8 +456,10 @@ def test_word_basket_three_phones_to_a_winner(server, browser):
         for ph in phones:
             expect(ph.page.get_by_test_id("result")).to_contain_text(a.name)
             expect(ph.page.get_by_test_id("word")).to_be_hidden()
+        layout += tv_layout_issues(tv, "won") + phone_layout_issues(a.page, "phone won")
         shot(tv, "tv-won")
         shot(a.page, "phone-won")
         assert not problems, problems
+        assert not layout, "\n".join(layout)
     finally:
         close_all(tv, *(ph.page for ph in phones))

@@ -23,6 +23,8 @@
   const VOWEL = {};
   for (const [v, ks] of Object.entries(VOWELS)) for (const k of ks) VOWEL[k] = v;
   const isHira = (c) => c >= "\u3041" && c <= "\u3096";
+  /* a kanji (or 々): only such a word may have a dictionary reading (as the server's _has_kanji) */
+  const KANJI = /[\u3005\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{3134f}]/u;
 
   function plain(k) { return k.normalize("NFD").replace(MARKS, "").normalize("NFC"); }
   function large(k) { const i = SMALL.indexOf(k); return i < 0 ? k : LARGE[i]; }
@@ -108,7 +110,7 @@
       case "start": return t("wbui.ev.start", { field: fieldLabel(e.field) });
       case "play": return t(e.unknown ? "wbui.ev.play_unknown" : "wbui.ev.play", { name: n(e.seat), word: e.word });
       case "reach": return t("wbui.ev.reach", { name: n(e.seat) });
-      case "race": return t("wbui.ev.race", { winner: n(e.winner), loser: n(e.loser), ms: e.margin_ms });
+      case "race": return t("wbui.ev.race", { winner: n(e.winner), loser: n(e.loser), ms: msText(e.margin_ms) });
       case "reset": return t("wbui.ev.reset", { name: n(e.seat), count: e.count, draw: e.draw, field: fieldLabel(e.field) });
       case "reshuffle": return t("wbui.ev.reshuffle", { field: fieldLabel(e.field) });
       case "penalty":
@@ -123,6 +125,7 @@
       default: return "";
     }
   }
+  const msText = (ms) => (ms < 1 ? "<1" : String(ms)); /* the server rounds to whole ms */
   const lastEvent = (g) => (g.events && g.events.length ? g.events[g.events.length - 1] : null);
 
   /* The card face: kana, row wild or number wild. */
@@ -169,7 +172,7 @@
   function raceNote(g, s) {
     const r = g.race;
     if (!r || g.field.serial !== r.field + 1) return "";
-    return `<div class="wb-race" data-testid="race">${esc(t("wbui.race", { winner: name(s, r.winner), loser: name(s, r.loser), ms: r.margin_ms }))}
+    return `<div class="wb-race" data-testid="race">${esc(t("wbui.race", { winner: name(s, r.winner), loser: name(s, r.loser), ms: msText(r.margin_ms) }))}
       <small>${esc(t("wbui.race_words", { winner_word: r.winner_word, loser_word: r.loser_word }))}</small></div>`;
   }
 
@@ -198,6 +201,7 @@
     if (!r.error) return { r };
     if (r.error !== "word_not_kana") return r;
     const key = text.normalize("NFKC").trim();
+    if (!KANJI.test(key)) return r; /* latin letters, symbols: "type the reading in kana" */
     const lk = g.lookup;
     if (!lk || lk.text !== key) return { pending: true, key };
     if (!lk.readings.length) return { error: "reading_unknown", params: { word: key } };
@@ -439,7 +443,7 @@
     for (const e of evs) {
       if (e.n <= P.seenEvent) continue;
       if (e.kind === "race" && e.loser === g.me) {
-        PH.toast(t("wbui.race_lost", { winner: name(s, e.winner), ms: e.margin_ms }), true);
+        PH.toast(t("wbui.race_lost", { winner: name(s, e.winner), ms: msText(e.margin_ms) }), true);
         PH.buzz([60, 40, 60]);
       } else if (e.kind === "penalty" && e.seat === g.me) {
         PH.toast(eventText(e, s), true);
@@ -548,6 +552,13 @@
       </div>
       ${playersList(g, s)}
     </div>`;
+    /* older words that do not fit the room left (a vote box takes some) are left out whole,
+       rather than cut in half at the edge */
+    const box = root.querySelector(".wb-right");
+    if (box) {
+      const bottom = box.getBoundingClientRect().bottom;
+      root.querySelectorAll(".wb-chain li").forEach((li) => { if (li.getBoundingClientRect().bottom > bottom + 0.5) li.hidden = true; });
+    }
     root.querySelectorAll("[data-overrule]").forEach((b) => {
       b.onclick = () => { b.disabled = true; PH.hostAct("overrule", { vote: g.vote.id, outcome: b.dataset.overrule }).then((r) => { if (!r.ok) b.disabled = false; }); };
     });
