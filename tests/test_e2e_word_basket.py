@@ -182,12 +182,12 @@ def shot(page: Page, name: str) -> None:
 class Phone:
     """One phone: its own browser context (own token) at the LAN origin, 390×844."""
 
-    def __init__(self, browser: Browser, base_url: str, name: str, problems: list[str]) -> None:
+    def __init__(self, browser: Browser, base_url: str, name: str, problems: list[str], query: str = "") -> None:
         self.name = name
         self.ctx = browser.new_context(**PHONE)
         self.page = self.ctx.new_page()
         watch(self.page, f"phone {name}", problems)
-        self.page.goto(base_url + "/")
+        self.page.goto(base_url + "/" + query)
         self.seat = ""
 
     def join(self) -> None:
@@ -351,10 +351,14 @@ def test_word_basket_three_phones_to_a_winner(server, browser):
             for ph, (card_id, word, _) in ((x, fx), (y, fy)):
                 ph.type_word(word)
                 expect(ph.card(card_id)).to_have_class(re.compile(r"\bfit\b"))
-            # two clicks sent back to back (a real tap each would add Playwright's own delays);
-            # either may reach the server first
-            x.page.evaluate(f"document.querySelector('[data-testid=card-{fx[0]}]').click()")
-            y.page.evaluate(f"document.querySelector('[data-testid=card-{fy[0]}]').click()")
+            # both phones tap at the same wall-clock moment (timers set in each page: Playwright's
+            # own round trips would add tens of ms between two taps); either may arrive first
+            at = x.page.evaluate("Date.now()") + 400
+            for ph, card_id in ((x, fx[0]), (y, fy[0])):
+                ph.page.evaluate(
+                    "([sel, at]) => setTimeout(() => document.querySelector(sel).click(), at - Date.now())",
+                    [f"[data-testid=card-{card_id}]", at],
+                )
             expect(chain_top(tv).locator(".w")).to_have_text(re.compile(f"^({re.escape(fx[1])}|{re.escape(fy[1])})$"))
             won_x = chain_top(tv).locator(".w").inner_text() == fx[1]
             (win, fw), (lose, fl) = ((x, fx), (y, fy)) if won_x else ((y, fy), (x, fx))
@@ -463,3 +467,81 @@ def test_word_basket_three_phones_to_a_winner(server, browser):
         assert not layout, "\n".join(layout)
     finally:
         close_all(tv, *(ph.page for ph in phones))
+
+
+# --- point out a missing リーチ, and the host overrules a vote (phone in English) ----------------
+
+
+def test_point_out_reach_and_host_overrule(server, browser, sio_peer):
+    """One browser phone (English) and two socket phones: a socket phone drops to one card without
+    リーチ, the browser phone's button points it out (one penalty card); then an unknown word is
+    challenged from the browser phone and the host's TV overrules the vote: the word stands."""
+    srv = server(mode="eventlet", seed=SEED + 1)
+    problems: list[str] = []
+    tv = browser.new_context(viewport=TV_VIEWPORT).new_page()
+    watch(tv, "tv", problems)
+    tv.goto(srv.url + "/tv")
+    p = Phone(browser, srv.lan_url, "Pat", problems, query="?lang=en")
+    try:
+        p.join()
+        peers = []
+        for name in ("きよ", "Rin"):
+            peer = sio_peer(srv.url, {"role": "phone", "token": None, "lang": "ja"}, name)
+            assert peer.send("join", {"name": name})["ok"]
+            peer.seat = peer.wait(lambda peer=peer: next((w["seat"] for w in peer.welcomes if w.get("token")), None), "seat")
+            peers.append(peer)
+        q, r = peers
+        tv.locator("[data-choose=word_basket]").click()
+        expect(tv.get_by_test_id("mode-vote")).to_have_class(re.compile(r"\bon\b"))
+        tv.get_by_test_id("start").click()
+        expect(p.page.get_by_test_id("hand").locator(".wbcard")).to_have_count(5)
+
+        def view(peer) -> dict:
+            return peer.wait_state(lambda s: s.get("game") and s["game"].get("hand") is not None, "a game view")["game"]
+
+        def peer_play(peer, found) -> None:
+            g = view(peer)
+            res = peer.act(type="play", field=g["field"]["serial"], card=found[0], word=found[1])
+            assert res["ok"], res
+            peer.wait_state(lambda s: s["game"]["version"] > g["version"], "the play applied")
+
+        # Q plays down to one card, never declaring リーチ (others play when Q has no word).
+        for _ in range(30):
+            g = view(q)
+            if len(g["hand"]) == 1:
+                break
+            found = find_play(g)
+            if found:
+                peer_play(q, found)
+                continue
+            other = find_play(view(r))
+            assert other, "neither Q nor R has a word"
+            peer_play(r, other)
+        assert len(view(q)["hand"]) == 1 and not next(x for x in view(q)["players"] if x["seat"] == q.seat)["reach"]
+        button = p.page.get_by_test_id(f"point-out-{q.seat}")
+        expect(button).to_contain_text("forgot to call reach")
+        expect(tv.get_by_test_id(f"count-{q.seat}").locator("b")).to_have_text("1")
+        button.tap()
+        expect(tv.get_by_test_id(f"count-{q.seat}").locator("b")).to_have_text("2")
+        expect(tv.get_by_test_id("tv-event")).to_contain_text("リーチ")
+        expect(button).to_have_count(0)
+
+        # An unknown word from R; the browser phone challenges it; the host overrules: it stands.
+        made_up = find_play(view(r), not_known=True)
+        assert made_up, "no made-up word fits R's hand"
+        peer_play(r, made_up)
+        expect(chain_top(tv).locator(".q")).to_be_visible()
+        p.page.get_by_test_id("challenge").tap()
+        expect(tv.get_by_test_id("vote")).to_be_visible()
+        expect(p.page.get_by_test_id("vote")).to_contain_text("Accept it?")
+        expect(p.page.get_by_test_id("tally-reject")).to_have_text("1")
+        shot(p.page, "phone-vote-en")
+        tv.get_by_test_id("overrule-accept").click()
+        expect(tv.get_by_test_id("vote")).to_have_count(0)
+        expect(chain_top(tv)).to_have_class(re.compile(r"\baccepted\b"))
+        expect(chain_top(tv).locator(".st.ok")).to_be_visible()
+        expect(tv.get_by_test_id("tv-event")).to_contain_text(made_up[1])
+        expect(p.page.get_by_test_id("event")).to_contain_text("host's call")
+        assert not problems, problems
+    finally:
+        close_all(tv, p.page)

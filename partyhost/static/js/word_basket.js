@@ -125,6 +125,8 @@
       default: return "";
     }
   }
+  /* a countdown's first text (app.js updates every [data-deadline] from then on) */
+  const left = (deadline, label) => t(label, { seconds: Math.max(0, Math.ceil(deadline - PH.serverNow())) });
   const msText = (ms) => (ms < 1 ? "<1" : String(ms)); /* the server rounds to whole ms */
   const lastEvent = (g) => (g.events && g.events.length ? g.events[g.events.length - 1] : null);
 
@@ -151,7 +153,7 @@
       <p class="tally"><span class="yes">${esc(t("wbui.accept"))} <b data-testid="tally-accept">${c.accept}</b></span>
         <span class="no">${esc(t("wbui.reject"))} <b data-testid="tally-reject">${c.reject}</b></span>
         <span class="wait">${esc(t("wbui.waiting", { count: c.waiting }))}</span>
-        <span class="cd" data-deadline="${v.closes}" data-label="wbui.vote_left" data-testid="vote-countdown"></span></p>
+        <span class="cd" data-deadline="${v.closes}" data-label="wbui.vote_left" data-testid="vote-countdown">${esc(left(v.closes, "wbui.vote_left"))}</span></p>
       ${voter ? `<div class="ballot"><button class="yes ${mine === "accept" ? "on" : ""}" data-ballot="accept" data-testid="ballot-accept">${esc(t("wbui.accept"))}</button>
         <button class="no ${mine === "reject" ? "on" : ""}" data-ballot="reject" data-testid="ballot-reject">${esc(t("wbui.reject"))}</button></div>` : ""}
       ${mode === "phone" && v.seat === my ? `<p class="small">${esc(t("wbui.vote_yours"))}</p>` : ""}
@@ -165,7 +167,7 @@
     const p = g.pending_win;
     if (!p) return "";
     return `<div class="wb-pending" data-testid="pending-win">${esc(t("wbui.pending", { name: name(s, p.seat) }))}
-      <span class="cd" data-deadline="${p.until}" data-label="wbui.pending_left"></span></div>`;
+      <span class="cd" data-deadline="${p.until}" data-label="wbui.pending_left">${esc(left(p.until, "wbui.pending_left"))}</span></div>`;
   }
 
   /* A near-race: shown while the field its winner made is still the field. */
@@ -188,7 +190,7 @@
     seenEvent: null, s: null,
   };
   PH.on("result", () => { if (P.inflight !== null) { P.inflight = null; if (P.s) drawHand(P.s); } });
-  PH.on("conn", () => { P.inflight = null; });
+  PH.on("conn", () => { P.inflight = null; P.lookupSent = ""; }); /* a lookup lost with the connection is asked again */
 
   function typed() { return P.input ? P.input.value : ""; }
 
@@ -352,6 +354,7 @@
         `<button class="rdchip ${r === P.reading ? "on" : ""}" data-reading="${esc(r)}">${esc(r)}</button>`).join("")}</p>`;
     } else if (f.cur.pending) hintHtml = `<p class="small" data-testid="reading-wait">${esc(t("wbui.looking_up"))}</p>`;
     else if (f.cur.r) hintHtml = `<p class="small">${esc(t("wbui.length", { length: f.cur.r.length, last: f.cur.r.last }))}</p>`;
+    else if (!f.cur.error && g.phase === "vote") hintHtml = `<p class="small">${esc(t("wbui.vote_pause"))}</p>`;
     else if (!f.cur.error && live) hintHtml = `<p class="small">${esc(t(g.field.kana || g.field.row ? "wbui.start_with" : "wbui.start_any", { field: fieldLabel(g.field) }))}</p>`;
     if (f.reason) hintHtml += `<p class="why" data-testid="why">${esc(f.reason)}</p>`;
     else if (f.fits.size) hintHtml += `<p class="ok">${esc(t("wbui.tap_fit"))}</p>`;
@@ -456,6 +459,7 @@
 
   function render(s) {
     P.s = s;
+    P.input.placeholder = t("wbui.word_placeholder"); /* the language may have changed */
     drawTop(s);
     drawBanner(s);
     drawHand(s);
