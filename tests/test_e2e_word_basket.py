@@ -493,8 +493,27 @@ def test_point_out_reach_and_host_overrule(server, browser, sio_peer):
         q, r = peers
         tv.locator("[data-choose=word_basket]").click()
         expect(tv.get_by_test_id("mode-vote")).to_have_class(re.compile(r"\bon\b"))
+        # The host gives Pat the easy handicap (2+ kana, 3+ for the last card); Pat's phone shows it.
+        tv.locator("[data-testid=game-options] details summary").click()
+        tv.get_by_test_id(f"hc-{p.seat}").select_option("easy")
+        expect(p.page.get_by_test_id("game-options")).to_contain_text("Easy")
         tv.get_by_test_id("start").click()
         expect(p.page.get_by_test_id("hand").locator(".wbcard")).to_have_count(5)
+        mine = p.wait_view(lambda g: g["phase"] == "play", "the game")
+        me = next(x for x in mine["players"] if x["seat"] == p.seat)
+        assert (me["handicap"], me["min"], me["min_last"]) == ("easy", 2, 3)
+
+        # Pat resets: picks the card to lay on top (number wilds cannot be picked), draws one more.
+        p.page.get_by_test_id("reset").tap()
+        hand = mine["hand"]
+        for c in hand:
+            if c["kind"] == "number":
+                expect(p.card(c["id"])).to_be_disabled()
+        top = next(c for c in hand if c["kind"] != "number")
+        p.card(top["id"]).tap()
+        expect(p.page.get_by_test_id("hand").locator(".wbcard")).to_have_count(6)
+        expect(tv.get_by_test_id("field")).to_contain_text(top.get("kana", "")[:1] if top["kind"] == "kana" else top["row"])
+        expect(tv.get_by_test_id("tv-event")).to_contain_text("Pat")
 
         def view(peer) -> dict:
             return peer.wait_state(lambda s: s.get("game") and s["game"].get("hand") is not None, "a game view")["game"]
@@ -542,6 +561,27 @@ def test_point_out_reach_and_host_overrule(server, browser, sio_peer):
         expect(chain_top(tv).locator(".st.ok")).to_be_visible()
         expect(tv.get_by_test_id("tv-event")).to_contain_text(made_up[1])
         expect(p.page.get_by_test_id("event")).to_contain_text("host's call")
+
+        # Q plays its last card without リーチ: the win waits; Pat points it out in the window.
+        for _ in range(30):
+            g = view(q)
+            if not g["hand"]:
+                break
+            found = find_play(g)
+            if found:
+                peer_play(q, found)
+                continue
+            other = find_play(view(r))
+            assert other, "neither Q nor R has a word"
+            peer_play(r, other)
+        assert view(q)["pending_win"] and view(q)["pending_win"]["seat"] == q.seat
+        expect(tv.get_by_test_id("pending-win")).to_contain_text("きよ")
+        expect(tv.get_by_test_id("pending-win").locator(".cd")).to_have_text(re.compile(r"\d"))
+        shot(tv, "tv-pending")
+        p.page.get_by_test_id(f"point-out-{q.seat}").tap()
+        expect(tv.get_by_test_id("pending-win")).to_have_count(0)
+        expect(tv.get_by_test_id(f"count-{q.seat}").locator("b")).to_have_text("1")
+        expect(tv.get_by_test_id("tv-result")).to_have_count(0)
         assert not problems, problems
     finally:
         close_all(tv, p.page)

@@ -166,7 +166,8 @@
   function pendingBox(g, s) {
     const p = g.pending_win;
     if (!p) return "";
-    return `<div class="wb-pending" data-testid="pending-win">${esc(t("wbui.pending", { name: name(s, p.seat) }))}
+    const why = p.needs.includes("reach") ? "wbui.pending_reach" : "wbui.pending_word";
+    return `<div class="wb-pending" data-testid="pending-win">${esc(t(why, { name: name(s, p.seat) }))}
       <span class="cd" data-deadline="${p.until}" data-label="wbui.pending_left">${esc(left(p.until, "wbui.pending_left"))}</span></div>`;
   }
 
@@ -303,7 +304,7 @@
         ${fresh ? `<p class="lastword">${who(s, top.seat)} <span class="w">${esc(top.word)}</span>${top.reading !== top.word ? `<span class="rd">${esc(top.reading)}</span>` : ""}${top.unknown && !top.status ? ' <span class="q">?</span>' : ""}</p>` : ""}
         <p class="small">${esc(t("wbui.deck", { count: g.deck }))}${me ? " · " + esc(t("wbui.my_cards", { count: me.cards })) : ""}
           ${me && me.reach ? ` <span class="reach-tag">${esc(t("wbui.reach"))}</span>` : ""}
-          ${me && me.handicap !== "normal" ? ` · ${esc(t("wbui.handicap_" + me.handicap))}` : ""}</p>
+          ${me && me.handicap !== "normal" ? ` · ${esc(t("wbui.hc_short_" + me.handicap))}` : ""}</p>
       </div>`;
     const el = P.el.querySelector(".wb-top");
     if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
@@ -508,7 +509,7 @@
         <span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(name(s, p.seat))}</span>
         <span class="backs" data-testid="count-${esc(p.seat)}">${Array.from({ length: Math.min(p.cards, 10) }, () => "<i></i>").join("")}<b>${p.cards}</b></span>
         ${p.reach ? `<span class="reach-tag">${esc(t("wbui.reach"))}</span>` : ""}
-        ${p.handicap !== "normal" ? `<span class="tag">${esc(t("wbui.handicap_" + p.handicap))}</span>` : ""}
+        ${p.handicap !== "normal" ? `<span class="tag">${esc(t("wbui.hc_short_" + p.handicap))}</span>` : ""}
       </li>`).join("")}</ul>`;
   }
 
