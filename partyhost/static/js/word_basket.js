@@ -190,7 +190,6 @@
     lookupSent: "", lookupTimer: null, inflight: null, resetMode: false, reachWith: false,
     seenEvent: null, s: null,
   };
-  PH.on("result", () => { if (P.inflight !== null) { P.inflight = null; if (P.s) drawHand(P.s); } });
   PH.on("conn", () => { P.inflight = null; P.lookupSent = ""; }); /* a lookup lost with the connection is asked again */
 
   function typed() { return P.input ? P.input.value : ""; }
@@ -229,7 +228,8 @@
     const cur = currentReading(g);
     const out = { fits: new Set(), reason: "", cur };
     if (!cur.r || !me) {
-      if (cur.error) out.reason = t("err.wb_" + cur.error, cur.params);
+      /* mid-conversion text (romaji, kanji candidates) is not judged until the IME confirms it */
+      if (cur.error && !P.composing) out.reason = t("err.wb_" + cur.error, cur.params);
       if (cur.pending) requestLookup(cur.key);
       return out;
     }
@@ -289,6 +289,7 @@
     P.inflight = id;
     drawHand(s);
     PH.act(action).then((r) => {
+      P.inflight = null; /* this play's own answer (a lookup's answer must not unlock the card) */
       if (r.ok) { P.input.value = ""; P.reading = null; P.reachWith = false; PH.buzz(40); }
       if (P.s) render(P.s);
     });
