@@ -8,6 +8,11 @@ before the card can be played), an IME's Enter that must not play a card, an unk
 challenged and rejected by a table vote (its card comes back with a penalty card), リーチ declared
 with the second-last card, and the win on every screen.
 
+A second test covers the host's options (a handicap), a reset with a chosen top card, pointing out
+a missing リーチ (also inside the short window before a win), and the host overruling a vote, with a
+phone in English. A third checks that the phone's own copy of the reading and fit rules (used to
+light up cards while typing) gives the server's verdicts on edge cases and a dictionary sample.
+
 Screenshots (TV 1280×720, phone 390×844) go to docs/screenshots/word_basket-*.png when the
 environment has ``PARTYHOST_SHOTS=docs`` (``make screenshots``), else to a temporary folder.
 """
@@ -585,3 +590,86 @@ def test_point_out_reach_and_host_overrule(server, browser, sio_peer):
         assert not problems, problems
     finally:
         close_all(tv, p.page)
+
+
+# --- the phone's own reading and fit agree with the server's -----------------------------------
+
+_EDGE_WORDS = [
+    "あひる", "ルビー", "すきー", "らっこ", "しゅみ", "はっぱ", "しんがっき", "ついか", "つみき", "あいどる",
+    "しょー", "ｶﾞｯｺｳ", "ヴァイオリン", "パンダ", "いすゞ", "ばゞ", "コーヒー", "ケーキ", "きって", "ぢゃ",
+    "ぱんー", "アメリカ", "しょうとくたいし", "ミ・ラ", "ら　っ　こ", "すき～", "ちぇ", "ゎに", "ヵ所", "ー",
+    "", "abc", "新学期", "お茶", "ボール-", "きゃー", "ぴゅー", "ゔぁ", "かゝし", "ヽヾ",
+]
+
+
+def test_phone_reading_and_fit_match_the_server(server, browser):
+    """The phone lights up cards from its own copy of the reading rules: for the seed's examples,
+    edge cases and a sample of the dictionary, its reading and its verdict for every card equal
+    ``lexicon.kana.reading`` and ``WordBasket.fit_error``."""
+    import random
+
+    srv = server(mode="eventlet", seed=SEED)
+    problems: list[str] = []
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    watch(page, "phone", problems)
+    page.goto(srv.lan_url + "/")
+    page.wait_for_function("() => PH.games.word_basket && PH.games.word_basket.reading")
+    try:
+        rng = random.Random(7)
+        japanese.load()
+        sample = rng.sample(sorted(japanese._readings), 1500)
+        words = _EDGE_WORDS + sample
+        js = page.evaluate("(ws) => ws.map((w) => PH.games.word_basket.reading(w))", words)
+        for word, got in zip(words, js):
+            try:
+                r = kana.reading(word)
+            except kana.ReadingError as error:
+                assert got.get("error") == error.code, (word, got, error.code)
+                continue
+            assert not got.get("error"), (word, got)
+            assert (got["kana"], got["length"], got["first"], got["last"], got["endsN"]) == tuple(r), (word, got, r)
+
+        # Fit: random fields, hands, handicaps and previous words, against the game's own check.
+        rows = {k: v for k, v in kana.ROWS.items() if k != "わ"}
+        cases = []
+        for word in sample[:600]:
+            r = kana.reading(word)
+            hand = rng.sample(range(60), rng.choice([1, 2, 5]))
+            kind = rng.random()
+            start = kana.plain(r.first) if rng.random() < 0.6 else rng.choice("あかさたなはまやら")
+            field = ({"kana": start, "row": None} if kind < 0.7 else
+                     {"kana": None, "row": kana.row_of(start) or "あ"} if kind < 0.9 else {"kana": None, "row": None})
+            if field["row"] not in (None, *rows):
+                field["row"] = "あ"
+            handicap = rng.choice(["easy", "normal", "hard"])
+            last_word = r.kana if rng.random() < 0.1 else None
+            g = WordBasket()
+            g.hands, g.handicaps = {"me": hand}, {"me": handicap}
+            g.last_word = {"me": last_word} if last_word else {}
+            lo, lo_last = g.minimums("me")
+            expected = []
+            for cid in hand:
+                err = g.fit_error("me", cid, r, field)
+                expected.append(None if err is None else err.code)
+            cases.append({"word": word, "hand": [_card(cid) for cid in hand], "field": field, "rows": rows,
+                          "last_word": last_word, "me": {"min": lo, "min_last": lo_last}, "expected": expected})
+        got = page.evaluate(
+            """(cases) => cases.map((c) => { const wb = PH.games.word_basket, r = wb.reading(c.word);
+                 const g = {rows: c.rows, last_word: c.last_word};
+                 return c.hand.map((card) => { const e = wb.fitError(g, c.me, c.hand, card, r, c.field); return e ? "wb_" + e.code : null; }); })""",
+            cases,
+        )
+        for case, verdicts in zip(cases, got):
+            assert verdicts == case["expected"], (case["word"], case["field"], case["hand"], verdicts, case["expected"])
+        seen = {v for case in cases for v in case["expected"]}
+        assert None in seen and len(seen) >= 8, seen  # the sample exercises fits and most refusals
+        assert not problems, problems
+    finally:
+        ctx.close()
+
+
+def _card(card_id: int) -> dict:
+    from partyhost.games.word_basket import CARDS
+
+    return dict(CARDS[card_id])
