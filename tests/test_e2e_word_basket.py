@@ -502,11 +502,16 @@ def test_point_out_reach_and_host_overrule(server, browser, sio_peer):
         tv.locator("[data-testid=game-options] details summary").click()
         tv.get_by_test_id(f"hc-{p.seat}").select_option("easy")
         expect(p.page.get_by_test_id("game-options")).to_contain_text("Easy")
+        tv.get_by_test_id("opt-vote-seconds").select_option("30")
+        expect(tv.get_by_test_id("opt-vote-seconds")).to_have_value("30")
+        expect(tv.get_by_test_id(f"hc-{p.seat}")).to_have_value("easy")  # both options kept
+        shot(tv, "tv-lobby-options")
         tv.get_by_test_id("start").click()
         expect(p.page.get_by_test_id("hand").locator(".wbcard")).to_have_count(5)
         mine = p.wait_view(lambda g: g["phase"] == "play", "the game")
         me = next(x for x in mine["players"] if x["seat"] == p.seat)
         assert (me["handicap"], me["min"], me["min_last"]) == ("easy", 2, 3)
+        assert mine["options"]["vote_seconds"] == 30
 
         # Pat resets: picks the card to lay on top (number wilds cannot be picked), draws one more.
         p.page.get_by_test_id("reset").tap()
@@ -523,10 +528,13 @@ def test_point_out_reach_and_host_overrule(server, browser, sio_peer):
         def view(peer) -> dict:
             return peer.wait_state(lambda s: s.get("game") and s["game"].get("hand") is not None, "a game view")["game"]
 
-        def peer_play(peer, found) -> None:
-            g = view(peer)
+        def peer_play(peer, g, found) -> None:
+            """Play ``found`` for the field of view ``g``; a field that moved on meanwhile (the
+            state had not reached this peer yet) is refused as stale, and the loop tries again."""
             res = peer.act(type="play", field=g["field"]["serial"], card=found[0], word=found[1])
-            assert res["ok"], res
+            if not res["ok"]:
+                assert res["code"] == "wb_stale_field", res
+                return
             peer.wait_state(lambda s: s["game"]["version"] > g["version"], "the play applied")
 
         # Q plays down to one card, never declaring リーチ (others play when Q has no word).
@@ -536,11 +544,12 @@ def test_point_out_reach_and_host_overrule(server, browser, sio_peer):
                 break
             found = find_play(g)
             if found:
-                peer_play(q, found)
+                peer_play(q, g, found)
                 continue
-            other = find_play(view(r))
+            gr = view(r)
+            other = find_play(gr)
             assert other, "neither Q nor R has a word"
-            peer_play(r, other)
+            peer_play(r, gr, other)
         assert len(view(q)["hand"]) == 1 and not next(x for x in view(q)["players"] if x["seat"] == q.seat)["reach"]
         button = p.page.get_by_test_id(f"point-out-{q.seat}")
         expect(button).to_contain_text("forgot to call reach")
@@ -551,9 +560,10 @@ def test_point_out_reach_and_host_overrule(server, browser, sio_peer):
         expect(button).to_have_count(0)
 
         # An unknown word from R; the browser phone challenges it; the host overrules: it stands.
-        made_up = find_play(view(r), not_known=True)
+        gr = view(r)
+        made_up = find_play(gr, not_known=True)
         assert made_up, "no made-up word fits R's hand"
-        peer_play(r, made_up)
+        peer_play(r, gr, made_up)
         expect(chain_top(tv).locator(".q")).to_be_visible()
         p.page.get_by_test_id("challenge").tap()
         expect(tv.get_by_test_id("vote")).to_be_visible()
@@ -574,11 +584,12 @@ def test_point_out_reach_and_host_overrule(server, browser, sio_peer):
                 break
             found = find_play(g)
             if found:
-                peer_play(q, found)
+                peer_play(q, g, found)
                 continue
-            other = find_play(view(r))
+            gr = view(r)
+            other = find_play(gr)
             assert other, "neither Q nor R has a word"
-            peer_play(r, other)
+            peer_play(r, gr, other)
         assert view(q)["pending_win"] and view(q)["pending_win"]["seat"] == q.seat
         expect(tv.get_by_test_id("pending-win")).to_contain_text("きよ")
         expect(tv.get_by_test_id("pending-win").locator(".cd")).to_have_text(re.compile(r"\d"))

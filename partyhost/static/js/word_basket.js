@@ -586,16 +586,26 @@
         ${special.length ? `<p class="small">${special.map((r) => esc(r.name) + ": " + esc(t("wbui.handicap_" + hc[r.seat]))).join(" · ")}</p>` : ""}</div>`;
       return;
     }
+    const wasOpen = !!root.querySelector("details[open]");
+    const vs = o.vote_seconds || 20, rw = o.reach_window || 5;
+    const choice = (attr, values, cur, label) => `<label class="small">${esc(t(label))}
+      <select data-${attr} data-testid="opt-${attr}">${values.map((v) => `<option value="${v}" ${v === cur ? "selected" : ""}>${esc(t("wbui.seconds", { seconds: v }))}</option>`).join("")}</select></label>`;
     root.innerHTML = `<div class="wb-lobby host">
       <p class="small">${esc(t("wbui.opt_mode"))}</p>
       <div class="seg" data-testid="opt-mode">${modes.map((m) => `<button class="${m === mode ? "on" : ""}" data-mode="${m}" data-testid="mode-${m}">${esc(t("wbui.mode_" + m))}</button>`).join("")}</div>
       <p class="small">${esc(t("wbui.mode_help_" + mode))}</p>
-      ${s.party.roster.length ? `<details ${Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("wbui.opt_handicap"))}</summary>
+      <div class="times">${choice("vote-seconds", [...new Set([10, 20, 30, 60, vs])].sort((a, b) => a - b), vs, "wbui.opt_vote_seconds")}
+        ${choice("reach-window", [...new Set([3, 5, 10, rw])].sort((a, b) => a - b), rw, "wbui.opt_reach_window")}</div>
+      ${s.party.roster.length ? `<details ${wasOpen || Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("wbui.opt_handicap"))}</summary>
+        <p class="small legend">${levels.map((l) => esc(t("wbui.handicap_" + l))).join(" · ")}</p>
         <ul class="hc">${s.party.roster.map((r) => `<li><span class="who">${esc(r.name)}</span>
-          <select data-hc="${esc(r.seat)}" data-testid="hc-${esc(r.seat)}">${levels.map((l) => `<option value="${l}" ${(hc[r.seat] || "normal") === l ? "selected" : ""}>${esc(t("wbui.handicap_" + l))}</option>`).join("")}</select></li>`).join("")}</ul></details>` : ""}
+          <select data-hc="${esc(r.seat)}" data-testid="hc-${esc(r.seat)}">${levels.map((l) => `<option value="${l}" ${(hc[r.seat] || "normal") === l ? "selected" : ""}>${esc(t("wbui.hc_" + l))}</option>`).join("")}</select></li>`).join("")}</ul></details>` : ""}
     </div>`;
     const save = (patch) => PH.setOptions(Object.assign({}, o, patch));
     root.querySelectorAll("[data-mode]").forEach((b) => { b.onclick = () => save({ word_mode: b.dataset.mode }); });
+    const vsSel = root.querySelector("[data-vote-seconds]"), rwSel = root.querySelector("[data-reach-window]");
+    vsSel.onchange = () => save({ vote_seconds: Number(vsSel.value) });
+    rwSel.onchange = () => save({ reach_window: Number(rwSel.value) });
     root.querySelectorAll("[data-hc]").forEach((sel) => {
       sel.onchange = () => {
         const next = Object.assign({}, hc);
