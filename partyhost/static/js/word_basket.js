@@ -368,7 +368,7 @@
         b.onclick = () => { P.reading = b.dataset.reading; drawHand(s); };
       });
     }
-    handEl.className = "wb-hand" + (f.cur.r ? " judging" : "");
+    handEl.className = "wb-hand" + (f.cur.r ? " judging" : "") + (hand.length > 6 ? " many" : "");
     const cards = hand.map((c) => {
       const fit = f.fits.has(c.id);
       return `<button class="wbcard k-${c.kind} ${fit ? "fit" : ""} ${P.inflight === c.id ? "sending" : ""}" data-card="${c.id}" data-testid="card-${c.id}"
