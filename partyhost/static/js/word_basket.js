@@ -157,10 +157,22 @@
       ${voter ? `<div class="ballot"><button class="yes ${mine === "accept" ? "on" : ""}" data-ballot="accept" data-testid="ballot-accept">${esc(t("wbui.accept"))}</button>
         <button class="no ${mine === "reject" ? "on" : ""}" data-ballot="reject" data-testid="ballot-reject">${esc(t("wbui.reject"))}</button></div>` : ""}
       ${mode === "phone" && v.seat === my ? `<p class="small">${esc(t("wbui.vote_yours"))}</p>` : ""}
-      ${mode === "tv" && s.host ? `<div class="overrule"><span>${esc(t("wbui.overrule"))}</span>
+      ${mode !== "watch" && s.host ? `<div class="overrule"><span>${esc(t("wbui.overrule"))}</span>
         <button data-overrule="accept" data-testid="overrule-accept">${esc(t("wbui.accept"))}</button>
         <button data-overrule="reject" data-testid="overrule-reject">${esc(t("wbui.reject"))}</button></div>` : ""}
     </div>`;
+  }
+
+  /* The host's overrule buttons (TV, or a host's phone): a double press sends once. */
+  function wireOverrule(root) {
+    root.querySelectorAll("[data-overrule]").forEach((b) => {
+      b.onclick = () => {
+        const v = PH.last.game && PH.last.game.vote; /* the vote open now, not when this was drawn */
+        if (!v) return;
+        b.disabled = true;
+        PH.hostAct("overrule", { vote: v.id, outcome: b.dataset.overrule }).then((r) => { if (!r.ok) b.disabled = false; });
+      };
+    });
   }
 
   function pendingBox(g, s) {
@@ -321,8 +333,9 @@
     el.dataset.html = html;
     el.innerHTML = html;
     el.querySelectorAll("[data-ballot]").forEach((b) => {
-      b.onclick = () => PH.act({ type: "vote", vote: g.vote.id, ballot: b.dataset.ballot });
+      b.onclick = () => { const v = PH.last.game && PH.last.game.vote; if (v) PH.act({ type: "vote", vote: v.id, ballot: b.dataset.ballot }); };
     });
+    wireOverrule(el);
   }
 
   function drawHand(s) {
@@ -565,9 +578,7 @@
       const bottom = box.getBoundingClientRect().bottom;
       root.querySelectorAll(".wb-chain li").forEach((li) => { if (li.getBoundingClientRect().bottom > bottom + 0.5) li.hidden = true; });
     }
-    root.querySelectorAll("[data-overrule]").forEach((b) => {
-      b.onclick = () => { b.disabled = true; PH.hostAct("overrule", { vote: g.vote.id, outcome: b.dataset.overrule }).then((r) => { if (!r.ok) b.disabled = false; }); };
-    });
+    wireOverrule(root);
   }
 
   /* ---------- lobby options: word mode, handicaps (controls for the host only) ---------- */
