@@ -196,6 +196,13 @@
     return `<div class="result won wb-won" data-testid="${testid}">★ ${esc(t("wbui.won", { name: name(s, g.winner) }))}</div>`;
   }
 
+  /* The phone's small field card: a kana, a row (with its kana: any of them may start a word), or any. */
+  function fieldMini(g) {
+    const f = g.field;
+    const cls = f.kana ? "" : f.row ? "is-row" : "any";
+    return `<div class="field-mini ${cls}" data-testid="phone-field"><small>${esc(t("wbui.field"))}</small><span>${esc(fieldLabel(f))}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>`;
+  }
+
   /* ---------- the phone ---------- */
   const P = {
     el: null, input: null, composing: false, reading: null /* chosen reading of a kanji word */,
@@ -312,7 +319,7 @@
     const me = g.players.find((p) => p.seat === g.me);
     const top = g.chain.length ? g.chain[g.chain.length - 1] : null;
     const fresh = top && top.field === g.field.serial;
-    const html = `<div class="field-mini" data-testid="phone-field"><small>${esc(t("wbui.field"))}</small><span>${esc(fieldLabel(g.field))}</span></div>
+    const html = `${fieldMini(g)}
       <div class="facts">
         ${fresh ? `<p class="lastword">${who(s, top.seat)} <span class="w">${esc(top.word)}</span>${top.reading !== top.word ? `<span class="rd">${esc(top.reading)}</span>` : ""}${top.unknown && !top.status ? ' <span class="q">?</span>' : ""}</p>` : ""}
         <p class="small">${esc(t("wbui.deck", { count: g.deck }))}${me ? " · " + esc(t("wbui.my_cards", { count: me.cards })) : ""}
@@ -495,7 +502,7 @@
     const g = s.game;
     P.el = null;
     root.innerHTML = `<div class="wb phone spectating">
-      <div class="wb-top"><div class="field-mini"><small>${esc(t("wbui.field"))}</small><span>${esc(fieldLabel(g.field))}</span></div>
+      <div class="wb-top">${fieldMini(g)}
         <div class="facts"><p class="small">${esc(t("wbui.deck", { count: g.deck }))}</p></div></div>
       ${winnerBox(g, s, "result") || voteBox(g, s, "watch")}
       ${chainList(g, s, 6)}${playersList(g, s)}</div>`;
@@ -550,7 +557,7 @@
       : f.how === "reset" ? t("wbui.by_reset", { name: name(s, f.by) }) : f.how === "turn" ? t("wbui.by_turn") : "";
     const bigField = `<div class="wb-field">
       <div class="fieldcard ${f.row ? "is-row" : ""} ${f.kana || f.row ? "" : "any"}" data-testid="field" style="${f.by ? `border-color:${PH.colorOf(s, f.by)}` : ""}">
-        <span class="k">${esc(f.kana || f.row || t("wbui.field_any"))}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>
+        <span class="k">${esc(f.kana || f.row || t("wbui.field_any"))}${f.row ? `<i>${esc(t("wbui.row_suffix"))}</i>` : ""}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>
       <p class="by">${esc(byText)}</p></div>`;
     const banner = winnerBox(g, s, "tv-result") || voteBox(g, s, "tv") || pendingBox(g, s) || raceNote(g, s)
       || (e ? `<p class="event big wb-ev ${e.kind}" data-testid="tv-event">${esc(eventText(e, s))}</p>` : "<div></div>");
