@@ -15,8 +15,9 @@ from .decrypto import Decrypto
 from .diabolo import Diabolo
 from .the_mind import TheMind
 from .top_ten import TopTen
+from .word_basket import WordBasket
 
-GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind, Decrypto, TopTen, Diabolo)}
+GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind, WordBasket, Decrypto, TopTen, Diabolo)}
 """Registry key → game class, in the order the lobby lists them."""
 
 

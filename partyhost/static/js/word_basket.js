@@ -1,0 +1,637 @@
+/* Word Basket: phone and TV renderers of the views that partyhost/games/word_basket.py computes.
+ *
+ * The server decides every play. The phone also reads the typed word itself (the same steps as
+ * partyhost/lexicon/kana.py: NFKC, katakana → hiragana, length, first and last kana) so it can
+ * light up the cards the word fits at once, and say why when none does. A word typed in kanji is
+ * looked up on the server ("lookup" action); its reading is shown before any card can be played.
+ */
+"use strict";
+
+(() => {
+  const { t, esc } = PH;
+
+  /* ---------- reading a word (mirror of partyhost/lexicon/kana.py; the server has the last word) ---------- */
+  const LONG = "ー";
+  const MARKS = /[\u3099\u309a]/g;
+  const DROP = new Set("・゠=");
+  const DASHES = new Set("-‐‑‒–—―−~〜");
+  const SMALL = "ぁぃぅぇぉゃゅょっゎゕゖ", LARGE = "あいうえおやゆよつわかけ";
+  const VOWELS = {
+    "あ": "あかさたなはまやらわぁゃゎゕ", "い": "いきしちにひみりゐぃ", "う": "うくすつぬふむゆるぅゅっゔ",
+    "え": "えけせてねへめれゑぇゖ", "お": "おこそとのほもよろをぉょ",
+  };
+  const VOWEL = {};
+  for (const [v, ks] of Object.entries(VOWELS)) for (const k of ks) VOWEL[k] = v;
+  const isHira = (c) => c >= "\u3041" && c <= "\u3096";
+  /* a kanji (or 々): only such a word may have a dictionary reading (as the server's _has_kanji) */
+  const KANJI = /[\u3005\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{3134f}]/u;
+
+  function plain(k) { return k.normalize("NFD").replace(MARKS, "").normalize("NFC"); }
+  function large(k) { const i = SMALL.indexOf(k); return i < 0 ? k : LARGE[i]; }
+
+  function normalize(text) {
+    let kept = "";
+    for (const ch of text.normalize("NFKC")) {
+      if (/\s/.test(ch) || DROP.has(ch) || /\p{Cf}/u.test(ch)) continue;
+      kept += DASHES.has(ch) ? LONG : ch;
+    }
+    let out = [];
+    for (const ch of kept.normalize("NFC")) {
+      const c = ch.codePointAt(0);
+      /* ァ‥ヶ and ヽヾ → hiragana; ヷヸヹヺ have none and stay (not kana: the server says so too) */
+      const h = (c >= 0x30a1 && c <= 0x30f6) || c === 0x30fd || c === 0x30fe ? String.fromCodePoint(c - 0x60) : ch;
+      if ((h === "ゝ" || h === "ゞ") && out.length && isHira(plain(out[out.length - 1]))) {
+        const base = plain(out[out.length - 1]);
+        out.push(h === "ゝ" ? base : (base + "\u3099").normalize("NFC"));
+      } else out.push(h);
+    }
+    return out.join("");
+  }
+
+  /* {kana, length, first, last, endsN} or {error: code, params} (codes as the server's) */
+  function reading(text) {
+    const k = normalize(text);
+    if (!k) return { error: "word_empty", params: {} };
+    const units = [];
+    for (const ch of k) {
+      if (ch === "\u3099" || ch === "\u309a") {
+        if (!units.length) return { error: "word_not_kana", params: { char: ch } };
+        units[units.length - 1] += ch;
+      } else if (isHira(ch) || ch === LONG) units.push(ch);
+      else return { error: "word_not_kana", params: { char: ch } };
+    }
+    if (units[0] === LONG) return { error: "word_not_kana", params: { char: LONG } };
+    if (units.length > 30) return { error: "word_too_long", params: { max: 30, length: units.length } };
+    let end = units.length - 1;
+    while (units[end] === LONG) end--;
+    const base = plain(units[end]);
+    const last = units[units.length - 1] === LONG ? (VOWEL[base] || base) : plain(large(base));
+    return { kana: k, length: units.length, first: plain(units[0]), last, endsN: last === "ん" };
+  }
+
+  const cardLabel = (c) => (c.kind === "kana" ? c.kana : c.kind === "number" ? (c.number === 7 ? "7+" : String(c.number)) : c.row + t("wbui.row_suffix"));
+  function fieldLabel(f) {
+    if (!f) return "";
+    if (f.kana) return f.kana;
+    if (f.row) return f.row + t("wbui.row_suffix");
+    return t("wbui.field_any");
+  }
+
+  /* Why ``card`` cannot take reading ``r`` on ``field`` (null when it fits): the checks and
+     codes of WordBasket.fit_error, in the same order. */
+  function fitError(g, me, hand, card, r, field) {
+    if (r.endsN) return { code: "word_ends_n", params: { word: r.kana } };
+    const lastCard = hand.length === 1;
+    const min = lastCard ? me.min_last : me.min;
+    if (r.length < min) return { code: lastCard ? "last_word_too_short" : "word_too_short", params: { min, length: r.length } };
+    if (field.kana) {
+      if (r.first !== plain(field.kana)) return { code: "wrong_start", params: { field: field.kana, first: r.first } };
+    } else if (field.row) {
+      if (!(g.rows[field.row] || "").includes(r.first)) return { code: "wrong_start_row", params: { row: field.row, first: r.first } };
+    }
+    if (card.kind === "kana" && r.last !== card.kana) return { code: "wrong_end", params: { card: card.kana, last: r.last } };
+    if (card.kind === "row" && !(card.kana || g.rows[card.row] || "").includes(r.last)) return { code: "wrong_end_row", params: { row: card.row, last: r.last } };
+    if (card.kind === "number") {
+      const n = card.number;
+      if ((n === 7 && r.length < 7) || (n !== 7 && r.length !== n)) return { code: "wrong_length", params: { card: cardLabel(card), length: r.length } };
+    }
+    if (g.last_word && g.last_word === r.kana) return { code: "word_repeated", params: { word: r.kana } };
+    return null;
+  }
+
+  /* ---------- shared pieces ---------- */
+  const name = (s, seat) => PH.nameOf(s, seat);
+  const who = (s, seat) => `<b class="who" style="color:${PH.colorOf(s, seat)}">${esc(name(s, seat))}</b>`;
+
+  function eventText(e, s) {
+    if (!e) return "";
+    const n = (seat) => name(s, seat);
+    switch (e.kind) {
+      case "start": return t("wbui.ev.start", { field: fieldLabel(e.field) });
+      case "play": return t(e.unknown ? "wbui.ev.play_unknown" : "wbui.ev.play", { name: n(e.seat), word: e.word });
+      case "reach": return t("wbui.ev.reach", { name: n(e.seat) });
+      case "race": return t("wbui.ev.race", { winner: n(e.winner), loser: n(e.loser), ms: msText(e.margin_ms) });
+      case "reset": return t("wbui.ev.reset", { name: n(e.seat), count: e.count, draw: e.draw, field: fieldLabel(e.field) });
+      case "reshuffle": return t("wbui.ev.reshuffle", { field: fieldLabel(e.field) });
+      case "penalty":
+        return e.reason === "reach" ? t("wbui.ev.penalty_reach", { name: n(e.seat), by: n(e.by) })
+          : t("wbui.ev.penalty_rejected", { name: n(e.seat) });
+      case "challenge": return t("wbui.ev.challenge", { by: n(e.by), word: e.word });
+      case "vote_result":
+        return t(e.outcome === "accept" ? "wbui.ev.accepted" : "wbui.ev.rejected", { word: e.word }) + (e.overruled ? " " + t("wbui.ev.overruled") : "");
+      case "win_pending": return t("wbui.ev.win_pending", { name: n(e.seat) });
+      case "won": return t("wbui.won", { name: n(e.seat) });
+      case "left": return t("wbui.ev.left", { name: n(e.seat) });
+      default: return "";
+    }
+  }
+  /* a countdown's first text (app.js updates every [data-deadline] from then on) */
+  const left = (deadline, label) => t(label, { seconds: Math.max(0, Math.ceil(deadline - PH.serverNow())) });
+  const msText = (ms) => (ms < 1 ? "<1" : String(ms)); /* the server rounds to whole ms */
+  const lastEvent = (g) => (g.events && g.events.length ? g.events[g.events.length - 1] : null);
+
+  /* The card face: kana, row wild or number wild. */
+  function face(c) {
+    if (c.kind === "kana") return `<span class="k">${esc(c.kana)}</span>`;
+    if (c.kind === "row") return `<span class="k">${esc(c.row)}<i>${esc(t("wbui.row_suffix"))}</i></span><small>${esc(c.kana)}</small>`;
+    return `<span class="k num">${c.number === 7 ? "7+" : c.number}</span><small>${esc(t(c.number === 7 ? "wbui.num_more" : "wbui.num_exact", { n: c.number }))}</small>`;
+  }
+
+  /* The vote box: subject, tally, countdown; phones add the ballot, the host's TV the overrule. */
+  function voteBox(g, s, mode) {
+    const v = g.vote;
+    if (!v) return "";
+    const c = v.count || { accept: 0, reject: 0, waiting: 0 };
+    const subj = v.subject || {};
+    const my = s.me && s.me.seat;
+    const voter = mode === "phone" && (v.voters || []).includes(my);
+    const mine = v.ballots && v.ballots[my];
+    const reading = subj.reading && subj.reading !== subj.word ? `<span class="rd">${esc(subj.reading)}</span>` : "";
+    return `<div class="wb-vote" data-testid="vote">
+      <p class="ask">${esc(t("wbui.vote_q", { by: name(s, v.by), name: name(s, v.seat) }))}</p>
+      <p class="w"><span data-testid="vote-word">${esc(subj.word || "")}</span>${reading}</p>
+      <p class="tally"><span class="yes">${esc(t("wbui.accept"))} <b data-testid="tally-accept">${c.accept}</b></span>
+        <span class="no">${esc(t("wbui.reject"))} <b data-testid="tally-reject">${c.reject}</b></span>
+        <span class="wait">${esc(t("wbui.waiting", { count: c.waiting }))}</span>
+        <span class="cd" data-deadline="${v.closes}" data-label="wbui.vote_left" data-testid="vote-countdown">${esc(left(v.closes, "wbui.vote_left"))}</span></p>
+      ${voter ? `<div class="ballot"><button class="yes ${mine === "accept" ? "on" : ""}" data-ballot="accept" data-testid="ballot-accept">${esc(t("wbui.accept"))}</button>
+        <button class="no ${mine === "reject" ? "on" : ""}" data-ballot="reject" data-testid="ballot-reject">${esc(t("wbui.reject"))}</button></div>` : ""}
+      ${mode === "phone" && v.seat === my ? `<p class="small">${esc(t("wbui.vote_yours"))}</p>` : ""}
+      ${mode !== "watch" && s.host ? `<div class="overrule"><span>${esc(t("wbui.overrule"))}</span>
+        <button data-overrule="accept" data-testid="overrule-accept">${esc(t("wbui.accept"))}</button>
+        <button data-overrule="reject" data-testid="overrule-reject">${esc(t("wbui.reject"))}</button></div>` : ""}
+    </div>`;
+  }
+
+  /* The host's overrule buttons (TV, or a host's phone): a double press sends once. */
+  function wireOverrule(root) {
+    root.querySelectorAll("[data-overrule]").forEach((b) => {
+      b.onclick = () => {
+        const v = PH.last.game && PH.last.game.vote; /* the vote open now, not when this was drawn */
+        if (!v) return;
+        b.disabled = true;
+        PH.hostAct("overrule", { vote: v.id, outcome: b.dataset.overrule }).then((r) => { if (!r.ok) b.disabled = false; });
+      };
+    });
+  }
+
+  function pendingBox(g, s) {
+    const p = g.pending_win;
+    if (!p) return "";
+    const why = p.needs.includes("reach") ? "wbui.pending_reach" : "wbui.pending_word";
+    return `<div class="wb-pending" data-testid="pending-win">${esc(t(why, { name: name(s, p.seat) }))}
+      <span class="cd" data-deadline="${p.until}" data-label="wbui.pending_left">${esc(left(p.until, "wbui.pending_left"))}</span></div>`;
+  }
+
+  /* A near-race: shown while the field its winner made is still the field. */
+  function raceNote(g, s) {
+    const r = g.race;
+    if (!r || g.field.serial !== r.field + 1) return "";
+    return `<div class="wb-race" data-testid="race">${esc(t("wbui.race", { winner: name(s, r.winner), loser: name(s, r.loser), ms: msText(r.margin_ms) }))}
+      <small>${esc(t("wbui.race_words", { winner_word: r.winner_word, loser_word: r.loser_word }))}</small></div>`;
+  }
+
+  function winnerBox(g, s, testid) {
+    if (g.phase !== "over" || !g.winner) return "";
+    return `<div class="result won wb-won" data-testid="${testid}">★ ${esc(t("wbui.won", { name: name(s, g.winner) }))}</div>`;
+  }
+
+  /* The phone's small field card: a kana, a row (with its kana: any of them may start a word), or any. */
+  function fieldMini(g) {
+    const f = g.field;
+    const cls = f.kana ? "" : f.row ? "is-row" : "any";
+    return `<div class="field-mini ${cls}" data-testid="phone-field"><small>${esc(t("wbui.field"))}</small><span>${esc(fieldLabel(f))}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>`;
+  }
+
+  /* ---------- the phone ---------- */
+  const P = {
+    el: null, input: null, composing: false, reading: null /* chosen reading of a kanji word */,
+    lookupSent: "", lookupTimer: null, inflight: null, resetMode: false, reachWith: false,
+    seenEvent: null, s: null,
+  };
+  PH.on("conn", () => { P.inflight = null; P.lookupSent = ""; }); /* a lookup lost with the connection is asked again */
+
+  function typed() { return P.input ? P.input.value : ""; }
+
+  /* What the typed text reads as: {r} (a kana reading), {pending} (lookup on its way),
+     {error: code, params}, or {} when nothing is typed. */
+  function currentReading(g) {
+    const text = typed().trim();
+    if (!text) return {};
+    const r = reading(text);
+    if (!r.error) return { r };
+    if (r.error !== "word_not_kana") return r;
+    const key = text.normalize("NFKC").trim();
+    if (!KANJI.test(key)) return r; /* latin letters, symbols: "type the reading in kana" */
+    const lk = g.lookup;
+    if (!lk || lk.text !== key) return { pending: true, key };
+    if (!lk.readings.length) return { error: "reading_unknown", params: { word: key } };
+    if (!lk.readings.includes(P.reading)) P.reading = lk.readings[0];
+    return { r: reading(P.reading), readings: lk.readings, kanji: true };
+  }
+
+  function requestLookup(key) {
+    clearTimeout(P.lookupTimer);
+    P.lookupTimer = setTimeout(() => {
+      if (P.composing || P.lookupSent === key || typed().normalize("NFKC").trim() !== key) return;
+      P.lookupSent = key;
+      PH.act({ type: "lookup", text: key });
+    }, 250);
+  }
+
+  /* The fit of every card of the hand for what is typed: {fits: Set(ids), reason, cur}. */
+  function fits(s) {
+    const g = s.game;
+    const hand = g.hand || [];
+    const me = g.players.find((p) => p.seat === g.me);
+    const cur = currentReading(g);
+    const out = { fits: new Set(), reason: "", cur };
+    if (!cur.r || !me) {
+      /* mid-conversion text (romaji, kanji candidates) is not judged until the IME confirms it */
+      if (cur.error && !P.composing) out.reason = t("err.wb_" + cur.error, cur.params);
+      if (cur.pending) requestLookup(cur.key);
+      return out;
+    }
+    const errors = hand.map((c) => [c, fitError(g, me, hand, c, cur.r, g.field)]);
+    for (const [c, e] of errors) if (!e) out.fits.add(c.id);
+    if (!out.fits.size && hand.length) {
+      const codes = new Set(errors.map(([, e]) => e.code));
+      const rep = errors.find(([, e]) => e.code === "word_repeated");
+      const pick = rep ? rep[1] : codes.size === 1 ? errors[0][1] : null;
+      out.reason = pick ? t("err.wb_" + pick.code, pick.params) : t("wbui.no_card_fits", { last: cur.r.last, length: cur.r.length });
+    }
+    return out;
+  }
+
+  function skeleton(root) {
+    root.innerHTML = `<div class="wb phone">
+      <div class="wb-top" data-testid="wb-top"></div>
+      <div class="wb-banner"></div>
+      <div class="wb-entry">
+        <input class="wb-word" data-testid="word" lang="ja" maxlength="40" autocomplete="off" autocorrect="off"
+               autocapitalize="off" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("wbui.word_placeholder"))}">
+        <div class="wb-hint" data-testid="fit-hint" aria-live="polite"></div>
+      </div>
+      <div class="wb-hand" data-testid="hand"></div>
+      <div class="wb-actions"></div>
+      <div class="wb-log"></div>
+    </div>`;
+    P.el = root.firstElementChild;
+    P.input = P.el.querySelector(".wb-word");
+    const inp = P.input;
+    inp.addEventListener("compositionstart", () => { P.composing = true; });
+    inp.addEventListener("compositionend", () => { P.composing = false; if (P.s) drawHand(P.s); });
+    inp.addEventListener("input", () => { if (P.s) drawHand(P.s); });
+    inp.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter") return;
+      /* an IME's Enter confirms a conversion: it must never play a card */
+      if (e.isComposing || e.keyCode === 229 || P.composing) return;
+      e.preventDefault();
+      if (!P.s) return;
+      const f = fits(P.s);
+      const ids = [...f.fits];
+      if (ids.length === 1) play(P.s, ids[0]);
+      else if (ids.length > 1) PH.toast(t("wbui.tap_one"));
+      else if (f.reason) PH.toast(f.reason, true);
+    });
+  }
+
+  function play(s, id) {
+    const g = s.game;
+    if (P.inflight !== null || g.phase !== "play") return;
+    const cur = currentReading(g);
+    if (!cur.r) return;
+    const hand = g.hand || [];
+    const action = { type: "play", field: g.field.serial, card: id, word: typed().trim() };
+    if (cur.kanji) action.reading = P.reading;
+    if (hand.length === 2 && P.reachWith) action.reach = true;
+    P.inflight = id;
+    drawHand(s);
+    PH.act(action).then((r) => {
+      P.inflight = null; /* this play's own answer (a lookup's answer must not unlock the card) */
+      if (r.ok) { P.input.value = ""; P.reading = null; P.reachWith = false; PH.buzz(40); }
+      if (P.s) render(P.s);
+    });
+  }
+
+  function drawTop(s) {
+    const g = s.game;
+    const me = g.players.find((p) => p.seat === g.me);
+    const top = g.chain.length ? g.chain[g.chain.length - 1] : null;
+    const fresh = top && top.field === g.field.serial;
+    const html = `${fieldMini(g)}
+      <div class="facts">
+        ${fresh ? `<p class="lastword">${who(s, top.seat)} <span class="w">${esc(top.word)}</span>${top.reading !== top.word ? `<span class="rd">${esc(top.reading)}</span>` : ""}${top.unknown && !top.status ? ' <span class="q">?</span>' : ""}</p>` : ""}
+        <p class="small">${esc(t("wbui.deck", { count: g.deck }))}${me ? " · " + esc(t("wbui.my_cards", { count: me.cards })) : ""}
+          ${me && me.reach ? ` <span class="reach-tag">${esc(t("wbui.reach"))}</span>` : ""}
+          ${me && me.handicap !== "normal" ? ` · ${esc(t("wbui.hc_short_" + me.handicap))}` : ""}</p>
+      </div>`;
+    const el = P.el.querySelector(".wb-top");
+    if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
+  }
+
+  function drawBanner(s) {
+    const g = s.game;
+    const e = lastEvent(g);
+    const html = winnerBox(g, s, "result") || voteBox(g, s, "phone") || pendingBox(g, s) || raceNote(g, s)
+      || (e && e.kind !== "play" ? `<p class="event wb-ev ${e.kind}" data-testid="event">${esc(eventText(e, s))}</p>` : "");
+    const el = P.el.querySelector(".wb-banner");
+    if (el.dataset.html === html) return;
+    el.dataset.html = html;
+    el.innerHTML = html;
+    el.querySelectorAll("[data-ballot]").forEach((b) => {
+      b.onclick = () => { const v = PH.last.game && PH.last.game.vote; if (v) PH.act({ type: "vote", vote: v.id, ballot: b.dataset.ballot }); };
+    });
+    wireOverrule(el);
+  }
+
+  function drawHand(s) {
+    const g = s.game;
+    const hand = g.hand || [];
+    const live = g.phase === "play" && !g.pending_win;
+    const hint = P.el.querySelector(".wb-hint");
+    const handEl = P.el.querySelector(".wb-hand");
+    const over = g.phase === "over";
+    P.input.disabled = over;
+    P.el.querySelector(".wb-entry").hidden = over;
+    handEl.hidden = over;
+    if (over) return;
+    if (P.resetMode) {
+      hint.innerHTML = `<p class="reset-ask">${esc(t("wbui.reset_pick"))}</p>`;
+      handEl.className = "wb-hand picking";
+      handEl.innerHTML = hand.map((c) => `<button class="wbcard k-${c.kind}" data-top="${c.id}" data-testid="card-${c.id}" ${c.kind === "number" ? "disabled" : ""}>${face(c)}</button>`).join("");
+      handEl.querySelectorAll("[data-top]").forEach((b) => {
+        b.onclick = () => {
+          P.resetMode = false;
+          PH.act({ type: "reset", field: g.field.serial, top: Number(b.dataset.top) }).then(() => P.s && render(P.s));
+          render(s);
+        };
+      });
+      return;
+    }
+    const f = fits(s);
+    let hintHtml = "";
+    if (f.cur.readings) {
+      hintHtml = `<p class="reading" data-testid="reading">${esc(t("wbui.reading"))} ${f.cur.readings.map((r) =>
+        `<button class="rdchip ${r === P.reading ? "on" : ""}" data-reading="${esc(r)}">${esc(r)}</button>`).join("")}</p>`;
+    } else if (f.cur.pending) hintHtml = `<p class="small" data-testid="reading-wait">${esc(t("wbui.looking_up"))}</p>`;
+    else if (f.cur.r) hintHtml = `<p class="small">${esc(t("wbui.length", { length: f.cur.r.length, last: f.cur.r.last }))}</p>`;
+    else if (!f.cur.error && g.phase === "vote") hintHtml = `<p class="small">${esc(t("wbui.vote_pause"))}</p>`;
+    else if (!f.cur.error && live) hintHtml = `<p class="small">${esc(t(g.field.kana || g.field.row ? "wbui.start_with" : "wbui.start_any", { field: fieldLabel(g.field) }))}</p>`;
+    if (f.reason) hintHtml += `<p class="why" data-testid="why">${esc(f.reason)}</p>`;
+    else if (f.fits.size) hintHtml += `<p class="ok">${esc(t("wbui.tap_fit"))}</p>`;
+    if (hint.dataset.html !== hintHtml) {
+      hint.dataset.html = hintHtml;
+      hint.innerHTML = hintHtml;
+      hint.querySelectorAll("[data-reading]").forEach((b) => {
+        b.onmousedown = (e) => e.preventDefault();
+        b.onclick = () => { P.reading = b.dataset.reading; drawHand(s); };
+      });
+    }
+    handEl.className = "wb-hand" + (f.cur.r ? " judging" : "") + (hand.length > 6 ? " many" : "");
+    const cards = hand.map((c) => {
+      const fit = f.fits.has(c.id);
+      return `<button class="wbcard k-${c.kind} ${fit ? "fit" : ""} ${P.inflight === c.id ? "sending" : ""}" data-card="${c.id}" data-testid="card-${c.id}"
+        ${live && fit && P.inflight === null ? "" : "disabled"}>${face(c)}</button>`;
+    }).join("");
+    if (handEl.dataset.html !== cards) {
+      handEl.dataset.html = cards;
+      handEl.innerHTML = cards;
+      handEl.querySelectorAll("[data-card]").forEach((b) => {
+        b.onmousedown = (e) => e.preventDefault(); /* keep the keyboard open for the next word */
+        b.onclick = () => play(P.s, Number(b.dataset.card));
+      });
+    }
+  }
+
+  function drawActions(s) {
+    const g = s.game;
+    const hand = g.hand || [];
+    const me = g.players.find((p) => p.seat === g.me);
+    const live = g.phase === "play";
+    const btn = [];
+    if (g.phase !== "over") {
+      if (P.resetMode) btn.push(`<button data-do="cancel" data-testid="reset-cancel">${esc(t("wbui.cancel"))}</button>`);
+      else if (live && !g.pending_win && hand.length) btn.push(`<button data-do="reset" data-testid="reset">${esc(t("wbui.reset"))}</button>`);
+      if (me && hand.length === 1 && !me.reach) btn.push(`<button class="primary" data-do="reach" data-testid="reach">${esc(t("wbui.reach"))}</button>`);
+      if (hand.length === 2 && live) btn.push(`<label class="reachwith"><input type="checkbox" data-do="reachwith" data-testid="reach-with" ${P.reachWith ? "checked" : ""}> ${esc(t("wbui.reach_with"))}</label>`);
+      const ch = g.challengeable;
+      if (live && ch && ch.seat !== g.me) btn.push(`<button class="warn" data-do="challenge" data-testid="challenge">${esc(t("wbui.challenge", { word: ch.word }))}</button>`);
+      if (live) {
+        for (const p of g.players) {
+          if (p.seat === g.me) continue;
+          const pw = g.pending_win && g.pending_win.seat === p.seat && g.pending_win.needs.includes("reach");
+          if ((p.cards === 1 && !p.reach) || pw) btn.push(`<button class="warn" data-point="${esc(p.seat)}" data-testid="point-out-${esc(p.seat)}">${esc(t("wbui.point_out", { name: name(s, p.seat) }))}</button>`);
+        }
+      }
+    }
+    const html = btn.join("");
+    const el = P.el.querySelector(".wb-actions");
+    if (el.dataset.html === html) return;
+    el.dataset.html = html;
+    el.innerHTML = html;
+    const on = (sel, fn) => { const b = el.querySelector(sel); if (b) b.onclick = fn; };
+    on("[data-do=cancel]", () => { P.resetMode = false; render(P.s); });
+    on("[data-do=reset]", () => {
+      const h = P.s.game.hand || [];
+      if (h.every((c) => c.kind === "number")) {
+        if (confirm(t("wbui.reset_numbers"))) PH.act({ type: "reset", field: P.s.game.field.serial });
+        return;
+      }
+      P.resetMode = true;
+      render(P.s);
+    });
+    on("[data-do=reach]", () => PH.act({ type: "reach" }));
+    on("[data-do=challenge]", () => {
+      const c = P.s.game.challengeable;
+      if (c) PH.act({ type: "challenge", field: c.field });
+    });
+    const rw = el.querySelector("[data-do=reachwith]");
+    if (rw) rw.onchange = () => { P.reachWith = rw.checked; };
+    el.querySelectorAll("[data-point]").forEach((b) => { b.onclick = () => PH.act({ type: "point_out", seat: b.dataset.point }); });
+  }
+
+  function drawLog(s) {
+    const g = s.game;
+    const rows = g.chain.slice(g.phase === "over" ? -12 : -4).reverse().map((c) => `<li class="${c.status || ""}">${who(s, c.seat)} <span class="w">${esc(c.word)}</span>
+      ${c.reading !== c.word ? `<span class="rd">${esc(c.reading)}</span>` : ""}<span class="lbl">${esc(c.label)}</span></li>`).join("");
+    const html = rows ? `<ol class="wb-chain mini">${rows}</ol>` : "";
+    const el = P.el.querySelector(".wb-log");
+    if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
+  }
+
+  /* Tell this phone's holder what happened to them (toasts in their language, vibration). */
+  function feel(g, s) {
+    const evs = g.events || [];
+    const newest = evs.length ? evs[evs.length - 1].n : 0;
+    if (P.seenEvent === null) { P.seenEvent = newest; return; }
+    for (const e of evs) {
+      if (e.n <= P.seenEvent) continue;
+      if (e.kind === "race" && e.loser === g.me) {
+        PH.toast(t("wbui.race_lost", { winner: name(s, e.winner), ms: msText(e.margin_ms) }), true);
+        PH.buzz([60, 40, 60]);
+      } else if (e.kind === "penalty" && e.seat === g.me) {
+        PH.toast(eventText(e, s), true);
+        PH.buzz([300, 100, 300]);
+      } else if (e.kind === "challenge" && e.seat !== g.me) PH.buzz([80, 60, 80]);
+      else if (e.kind === "won") PH.buzz(e.seat === g.me ? [50, 50, 50, 50, 300] : [200]);
+    }
+    P.seenEvent = newest;
+  }
+
+  function render(s) {
+    P.s = s;
+    P.input.placeholder = t("wbui.word_placeholder"); /* the language may have changed */
+    drawTop(s);
+    drawBanner(s);
+    drawHand(s);
+    drawActions(s);
+    drawLog(s);
+  }
+
+  function phone(root, s) {
+    const g = s.game;
+    if (!g.hand || !s.me || !s.me.playing) { spectator(root, s); return; }
+    if (!P.el || !root.contains(P.el)) { skeleton(root); P.seenEvent = null; P.resetMode = false; }
+    if (P.resetMode && (g.phase !== "play" || g.pending_win)) P.resetMode = false;
+    feel(g, s);
+    render(s);
+  }
+
+  function spectator(root, s) {
+    const g = s.game;
+    P.el = null;
+    root.innerHTML = `<div class="wb phone spectating">
+      <div class="wb-top">${fieldMini(g)}
+        <div class="facts"><p class="small">${esc(t("wbui.deck", { count: g.deck }))}</p></div></div>
+      ${winnerBox(g, s, "result") || voteBox(g, s, "watch")}
+      ${chainList(g, s, 6)}${playersList(g, s)}</div>`;
+  }
+
+  /* ---------- the TV ---------- */
+  function chainList(g, s, count) {
+    const items = g.chain.slice(-count).reverse();
+    if (!items.length) return `<p class="note wb-empty">${esc(t("wbui.chain_empty"))}</p>`;
+    return `<ol class="wb-chain" data-testid="chain">${items.map((c, i) => `
+      <li class="${c.status || ""} ${i === 0 ? "latest" : ""}" data-n="${c.n}" style="border-left-color:${PH.colorOf(s, c.seat)}">
+        <span class="w">${esc(c.word)}</span>
+        ${c.reading !== c.word ? `<span class="rd">${esc(c.reading)}</span>` : ""}
+        <span class="lbl">${esc(c.label)}</span>
+        ${c.unknown && !c.status ? `<span class="q" title="${esc(t("wbui.unknown"))}">?</span>` : ""}
+        ${c.status === "accepted" ? `<span class="st ok">✓</span>` : c.status === "rejected" ? `<span class="st ng">✗</span>` : ""}
+        ${who(s, c.seat)}
+      </li>`).join("")}</ol>`;
+  }
+
+  function playersList(g, s) {
+    const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
+    return `<ul class="wb-players" data-testid="players">${g.players.map((p) => `
+      <li class="${p.reach ? "reaching" : ""} ${away.has(p.seat) ? "away" : ""} ${g.winner === p.seat ? "winner" : ""}" data-seat="${esc(p.seat)}">
+        <span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(name(s, p.seat))}</span>
+        <span class="backs" data-testid="count-${esc(p.seat)}">${Array.from({ length: Math.min(p.cards, 10) }, () => "<i></i>").join("")}<b>${p.cards}</b></span>
+        ${p.reach ? `<span class="reach-tag">${esc(t("wbui.reach"))}</span>` : ""}
+        ${p.handicap !== "normal" ? `<span class="tag">${esc(t("wbui.hc_short_" + p.handicap))}</span>` : ""}
+      </li>`).join("")}</ul>`;
+  }
+
+  let tvSeen = null;
+  function sound(g) {
+    const e = lastEvent(g);
+    if (!e || tvSeen === e.n) return;
+    const first = tvSeen === null;
+    tvSeen = e.n;
+    if (first) return;
+    if (e.kind === "play") PH.beep(660, 90);
+    else if (e.kind === "race") { PH.beep(660, 60); setTimeout(() => PH.beep(440, 90), 80); }
+    else if (e.kind === "challenge") PH.beep(330, 200, "triangle");
+    else if (e.kind === "penalty") PH.beep(140, 300, "sawtooth");
+    else if (e.kind === "won") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+  }
+
+  function tv(root, s) {
+    const g = s.game;
+    sound(g);
+    const f = g.field;
+    const e = lastEvent(g);
+    const byText = f.how === "play" ? t("wbui.by_play", { name: name(s, f.by) })
+      : f.how === "reset" ? t("wbui.by_reset", { name: name(s, f.by) }) : f.how === "turn" ? t("wbui.by_turn") : "";
+    const bigField = `<div class="wb-field">
+      <div class="fieldcard ${f.row ? "is-row" : ""} ${f.kana || f.row ? "" : "any"}" data-testid="field" style="${f.by ? `border-color:${PH.colorOf(s, f.by)}` : ""}">
+        <span class="k">${esc(f.kana || f.row || t("wbui.field_any"))}${f.row ? `<i>${esc(t("wbui.row_suffix"))}</i>` : ""}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>
+      <p class="by">${esc(byText)}</p></div>`;
+    const banner = winnerBox(g, s, "tv-result") || voteBox(g, s, "tv") || pendingBox(g, s) || raceNote(g, s)
+      || (e ? `<p class="event big wb-ev ${e.kind}" data-testid="tv-event">${esc(eventText(e, s))}</p>` : "<div></div>");
+    const ch = g.challengeable;
+    const mode = g.options && g.options.word_mode;
+    root.innerHTML = `<div class="wb tv phase-${g.phase}">
+      <div class="wb-status">
+        <span data-testid="deck">${esc(t("wbui.deck", { count: g.deck }))}</span>
+        <span>${esc(t("wbui.basket", { count: g.basket }))}</span>
+        ${g.reshuffles ? `<span>${esc(t("wbui.reshuffles", { count: g.reshuffles }))}</span>` : ""}
+        <span class="mode">${esc(t("wbui.mode_" + (mode || "vote")))}</span>
+      </div>
+      <div class="wb-banner">${banner}</div>
+      ${bigField}
+      <div class="wb-right">
+        ${ch && g.phase === "play" ? `<p class="challengeable" data-testid="challengeable">${esc(t("wbui.can_challenge", { word: ch.word }))}</p>` : ""}
+        ${chainList(g, s, 7)}
+      </div>
+      ${playersList(g, s)}
+    </div>`;
+    /* older words that do not fit the room left (a vote box takes some) are left out whole,
+       rather than cut in half at the edge */
+    const box = root.querySelector(".wb-right");
+    if (box) {
+      const bottom = box.getBoundingClientRect().bottom;
+      root.querySelectorAll(".wb-chain li").forEach((li) => { if (li.getBoundingClientRect().bottom > bottom + 0.5) li.hidden = true; });
+    }
+    wireOverrule(root);
+  }
+
+  /* ---------- lobby options: word mode, handicaps (controls for the host only) ---------- */
+  function lobby(root, s) {
+    const o = s.party.options || {};
+    const mode = o.word_mode || "vote";
+    const hc = o.handicaps || {};
+    const key = JSON.stringify([s.host, o, s.party.roster.map((r) => [r.seat, r.name]), PH.lang]);
+    if (root.dataset.key === key && root.firstElementChild) return;
+    root.dataset.key = key;
+    const modes = ["vote", "strict", "free"];
+    const levels = ["easy", "normal", "hard"];
+    if (!s.host) {
+      const special = s.party.roster.filter((r) => hc[r.seat] && hc[r.seat] !== "normal");
+      root.innerHTML = `<div class="wb-lobby"><p><span class="small">${esc(t("wbui.opt_mode"))}</span> <b data-testid="opt-mode">${esc(t("wbui.mode_" + mode))}</b></p>
+        ${special.length ? `<p class="small">${special.map((r) => esc(r.name) + ": " + esc(t("wbui.handicap_" + hc[r.seat]))).join(" · ")}</p>` : ""}</div>`;
+      return;
+    }
+    const wasOpen = !!root.querySelector("details[open]");
+    const vs = o.vote_seconds || 20, rw = o.reach_window || 5;
+    const choice = (attr, values, cur, label) => `<label class="small">${esc(t(label))}
+      <select data-${attr} data-testid="opt-${attr}">${values.map((v) => `<option value="${v}" ${v === cur ? "selected" : ""}>${esc(t("wbui.seconds", { seconds: v }))}</option>`).join("")}</select></label>`;
+    root.innerHTML = `<div class="wb-lobby host">
+      <p class="small">${esc(t("wbui.opt_mode"))}</p>
+      <div class="seg" data-testid="opt-mode">${modes.map((m) => `<button class="${m === mode ? "on" : ""}" data-mode="${m}" data-testid="mode-${m}">${esc(t("wbui.mode_" + m))}</button>`).join("")}</div>
+      <p class="small">${esc(t("wbui.mode_help_" + mode))}</p>
+      <div class="times">${choice("vote-seconds", [...new Set([10, 20, 30, 60, vs])].sort((a, b) => a - b), vs, "wbui.opt_vote_seconds")}
+        ${choice("reach-window", [...new Set([3, 5, 10, rw])].sort((a, b) => a - b), rw, "wbui.opt_reach_window")}</div>
+      ${s.party.roster.length ? `<details ${wasOpen || Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("wbui.opt_handicap"))}</summary>
+        <p class="small legend">${levels.map((l) => esc(t("wbui.handicap_" + l))).join(" · ")}</p>
+        <ul class="hc">${s.party.roster.map((r) => `<li><span class="who">${esc(r.name)}</span>
+          <select data-hc="${esc(r.seat)}" data-testid="hc-${esc(r.seat)}">${levels.map((l) => `<option value="${l}" ${(hc[r.seat] || "normal") === l ? "selected" : ""}>${esc(t("wbui.hc_" + l))}</option>`).join("")}</select></li>`).join("")}</ul></details>` : ""}
+    </div>`;
+    const save = (patch) => PH.setOptions(Object.assign({}, o, patch));
+    root.querySelectorAll("[data-mode]").forEach((b) => { b.onclick = () => save({ word_mode: b.dataset.mode }); });
+    const vsSel = root.querySelector("[data-vote-seconds]"), rwSel = root.querySelector("[data-reach-window]");
+    vsSel.onchange = () => save({ vote_seconds: Number(vsSel.value) });
+    rwSel.onchange = () => save({ reach_window: Number(rwSel.value) });
+    root.querySelectorAll("[data-hc]").forEach((sel) => {
+      sel.onchange = () => {
+        const next = Object.assign({}, hc);
+        if (sel.value === "normal") delete next[sel.dataset.hc]; else next[sel.dataset.hc] = sel.value;
+        save({ handicaps: next });
+      };
+    });
+  }
+
+  PH.games.word_basket = { phone, tv, lobby, reading, fitError };
+})();

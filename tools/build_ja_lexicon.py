@@ -1,0 +1,387 @@
+"""Build the Japanese noun list shipped in ``partyhost/lexicon/data/``.
+
+Word Basket (``seeds/002_…``, 使える言葉): common nouns of three kana or more, plus well-known proper
+nouns (アメリカ, 聖徳太子). This script turns two dictionaries published as PyPI packages into two
+small gzip files that the game loads in a fraction of a second:
+
+- ``ja_readings.txt.gz``: every known reading, normalised by :func:`partyhost.lexicon.kana.reading`
+  (hiragana, ー kept), sorted, one per line.
+- ``ja_surfaces.tsv.gz``: ``surface<TAB>reading<TAB>reading…`` for nouns written with kanji (or
+  latin letters mixed with kana), the surface normalised by :func:`kana.normalize` (katakana parts
+  in hiragana), readings most likely first. Used to accept a word typed in kanji.
+
+Sources (see ``docs/lexicon.md`` for why and for the licences):
+
+- SudachiDict core (``sudachidict-core``, Apache-2.0): all 普通名詞 and 代名詞 entries; of the 固有名詞:
+  地名/国 (countries), 人名/一般 written in kanji (full names: 織田信長, 紫式部) or in a synonym
+  group (well-known foreign people: エジソン), 固有名詞/一般 written without latin letters and not
+  a station (聖徳太子, ドラえもん), 地名/一般 in a synonym group (大阪, 富士山, パリ), the 47
+  prefectures and the municipalities (市区町村) found as prefixes of its address entries, with their
+  bare names (東京都 → 東京, 箱根町 → 箱根). Surnames and given names alone (人名/姓, 人名/名) and
+  street addresses are left out.
+- JMnedict (same package): ``person`` entries born up to 1900 by their gloss (夏目漱石, 松尾芭蕉).
+- JMdict (``jamdict-data``, EDRDG, CC BY-SA 3.0): every entry with a noun sense (common noun,
+  suru-noun, no-adjective, noun prefix/suffix, pronoun) that is not marked archaic, obsolete,
+  obscure or rare; readings marked as out-dated kana are left out.
+
+Order of readings for one surface: the reading Sudachi's tokenizer (mode C, lowest-cost path) gives
+the surface on its own, then JMdict frequency marks of the reading (nf01 … nf48, then the
+news/ichi/spec/gai 1 and 2 lists), then pairs both dictionaries agree on, then JMdict's own order.
+
+Rerun (build-only packages in a throwaway venv, never in the project's dependencies)::
+
+    python3 -m venv /tmp/lexbuild
+    /tmp/lexbuild/bin/pip install sudachipy==0.7.0 sudachidict-core==20261015 \\
+        jamdict==0.1a11.post2 jamdict-data==1.5 jaconv==0.5.0
+    /tmp/lexbuild/bin/python tools/build_ja_lexicon.py            # writes partyhost/lexicon/data/
+    /tmp/lexbuild/bin/python tools/build_ja_lexicon.py --out DIR  # elsewhere
+
+The output is deterministic (sorted, gzip without a timestamp). Takes 30 s – 2 min, ~450 MB RAM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gzip
+import importlib.metadata
+import re
+import sqlite3
+import sys
+import time
+import unicodedata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from partyhost.lexicon import kana as kana_mod  # noqa: E402
+
+_KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f々〆ヶ]")
+_LATIN = re.compile(r"[A-Za-z]")
+_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")
+_PREFECTURE = re.compile(r"^(北海道|東京都|京都府|大阪府|[^都道府県]{2,3}県)")
+# prefecture? district (郡)? city (市)? then ward (区), or town/village (町/村) when no city precedes
+_MUNICIPALITY = re.compile(
+    r"^(?:北海道|東京都|京都府|大阪府|[^都道府県]{2,3}県)?(?:[^市区郡町村都道府県]{1,5}郡)?"
+    r"([^市区郡町村都道府県]{1,5}市)?([^市区郡町村都道府県]{1,5}[区町村])?"
+)
+#: a prefecture prefixes thousands of address entries; the next "…県" (a district) under 30
+PREFECTURE_MIN_ADDRESSES = 500
+#: a municipality (市区町村) prefixes at least this many address entries (filters out look-alikes)
+MUNICIPALITY_MIN_ADDRESSES = 20
+#: JMnedict people born up to this year count as historical figures (夏目漱石, 松尾芭蕉)
+HISTORICAL_BORN_BY = 1900
+#: no frequency mark at all
+NO_PRIORITY = 99
+
+JMDICT_NOUN_POS = {
+    "noun (common) (futsuumeishi)",
+    "noun or participle which takes the aux. verb suru",
+    "nouns which may take the genitive case particle 'no'",
+    "noun, used as a suffix",
+    "noun, used as a prefix",
+    "pronoun",
+}
+JMDICT_SKIP_MISC = {"archaism", "obsolete term", "obscure term", "rare"}
+JMDICT_SKIP_KANA_INFO = {"out-dated or obsolete kana usage"}
+
+
+def read(text: str) -> str | None:
+    """The normalised reading of a dictionary reading, or None when it is not a kana word."""
+    try:
+        return kana_mod.reading(text).kana
+    except kana_mod.ReadingError:
+        return None
+
+
+def surface_key(surface: str) -> str | None:
+    """The lookup key of a written form, or None when it is not worth a surface entry
+    (pure kana is already a reading; pure latin/digits is not Japanese input)."""
+    key = kana_mod.normalize(surface)
+    if not key or len(key) > 40 or max(key) > "\uffff":
+        return None  # (astral kanji would make the whole loaded text 4 bytes a character)
+    if any(unicodedata.category(c)[0] in "PS" and c != kana_mod.LONG_VOWEL for c in key):
+        return None  # (大成), 〇〇… : not something a player types as a word
+    if _KANJI.search(key) or (_LATIN.search(key) and _KANA.search(surface)):
+        return key
+    return None
+
+
+def priority(tags: list[str]) -> int:
+    """JMdict frequency marks → rank (lower is more common): nfNN → NN; *1 lists → 25; *2 → 50."""
+    best = NO_PRIORITY
+    for t in tags:
+        if t.startswith("nf"):
+            best = min(best, int(t[2:]))
+        elif t.endswith("1"):
+            best = min(best, 25)
+        elif t.endswith("2"):
+            best = min(best, 50)
+    return best
+
+
+class Collector:
+    def __init__(self) -> None:
+        self.readings: dict[str, set[str]] = collections.defaultdict(set)  # reading → sources
+        # (surface key, reading) → [priority, jmdict order, sources]
+        self.pairs: dict[tuple[str, str], list] = {}
+
+    def add(self, source: str, raw_reading: str, surface: str | None = None,
+            prio: int = NO_PRIORITY, order: int = NO_PRIORITY) -> None:
+        r = read(raw_reading)
+        if r is None:
+            return
+        self.readings[r].add(source)
+        if surface is None:
+            return
+        key = surface_key(surface)
+        if key is None:
+            return
+        slot = self.pairs.setdefault((key, r), [NO_PRIORITY, NO_PRIORITY, set()])
+        slot[0] = min(slot[0], prio)
+        slot[1] = min(slot[1], order)
+        slot[2].add(source.split(":")[0])
+
+
+def collect_sudachi(col: Collector) -> dict[str, int]:
+    from sudachipy import Dictionary
+
+    d = Dictionary(dict="core")
+    stats: collections.Counter[str] = collections.Counter()
+    # pass 1: prefectures and cities from the address entries
+    pref: collections.Counter[str] = collections.Counter()
+    city: collections.Counter[str] = collections.Counter()
+    for m in d.entries():
+        if m.part_of_speech()[1:4] == ("固有名詞", "地名", "一般"):
+            s = m.surface()
+            if a := _PREFECTURE.match(s):
+                pref[a.group(1)] += 1
+            if b := _MUNICIPALITY.match(s):
+                c, w = b.group(1), b.group(2)
+                if c:
+                    city[c] += 1
+                if w and (w.endswith("区") or not c):
+                    city[w] += 1
+    places = {p for p, n in pref.items() if n >= PREFECTURE_MIN_ADDRESSES}
+    stats["prefectures"] = len(places)
+    munis = {c for c, n in city.items() if n >= MUNICIPALITY_MIN_ADDRESSES}
+    for suffix in "市区町村":
+        stats["municipalities-" + suffix] = sum(1 for c in munis if c.endswith(suffix))
+    places |= munis
+    # bare names: 東京都 → 東京, 箱根町 → 箱根 when the bare name is a place whose reading starts
+    # the full reading (one-character bare names such as 北 of 北区 are skipped)
+    bare = {p[:-1] for p in places if len(p) > 2}
+    place_readings: dict[str, set[str]] = collections.defaultdict(set)
+
+    for m in d.entries():
+        pos = m.part_of_speech()
+        if pos[0] not in ("名詞", "代名詞"):
+            continue
+        surface, raw = m.surface(), m.reading_form()
+        kind = None
+        if pos[0] == "代名詞" or pos[1] == "普通名詞":
+            kind = "common"
+        elif pos[1] == "固有名詞":
+            latin = bool(_LATIN.search(surface))
+            synonyms = bool(m.synonym_group_ids())
+            cat = pos[2:4]
+            if cat == ("地名", "国") and not latin:
+                kind = "country"
+            elif cat == ("人名", "一般") and not latin and (_KANJI.search(surface) or synonyms):
+                kind = "person"
+            elif cat == ("一般", "*") and not latin and not surface.endswith("駅"):
+                kind = "proper"
+            elif cat == ("地名", "一般") and not latin:
+                if synonyms:
+                    kind = "place"
+                elif surface in places:
+                    kind = "place"
+                    place_readings[surface].add(raw)
+                elif surface in bare:
+                    place_readings["bare:" + surface].add(raw)
+        if kind is None:
+            continue
+        stats[kind] += 1
+        col.add("sudachi:" + kind, raw, surface)
+    # bare place names whose reading begins the suffixed name's reading
+    for p in places:
+        for full in place_readings.get(p, ()):
+            for raw in place_readings.get("bare:" + p[:-1], ()):
+                if full.startswith(raw):
+                    stats["place-bare"] += 1
+                    col.add("sudachi:place", raw, p[:-1])
+    return dict(stats)
+
+
+def sudachi_preferred(keys: list[str]) -> dict[str, str]:
+    """surface → the reading of Sudachi's best analysis of it alone (mode C), for ambiguous ones."""
+    from sudachipy import Dictionary, SplitMode
+
+    tok = Dictionary(dict="core").tokenizer(mode=SplitMode.C)
+    out = {}
+    for key in keys:
+        r = read("".join(m.reading_form() for m in tok.tokenize(key)))
+        if r is not None:
+            out[key] = r
+    return out
+
+
+def jmdict_db() -> Path:
+    import jamdict_data
+
+    return Path(jamdict_data.__file__).with_name("jamdict.db")
+
+
+def collect_jmdict(col: Collector) -> dict[str, int]:
+    db = sqlite3.connect(f"file:{jmdict_db()}?mode=ro", uri=True)
+    # senses in order, with their pos / misc / stagr; a sense without pos inherits the previous one
+    pos: dict[int, list[str]] = collections.defaultdict(list)
+    misc: dict[int, set[str]] = collections.defaultdict(set)
+    stagr: dict[int, set[str]] = collections.defaultdict(set)
+    for sid, text in db.execute("SELECT sid, text FROM pos"):
+        pos[sid].append(text)
+    for sid, text in db.execute("SELECT sid, text FROM misc"):
+        misc[sid].add(text)
+    for sid, text in db.execute("SELECT sid, text FROM stagr"):
+        stagr[sid].add(text)
+    noun_readings: dict[int, set[str] | None] = {}  # idseq → restricted reading texts (None = all)
+    last_pos: dict[int, list[str]] = {}
+    for sid, idseq in db.execute("SELECT ID, idseq FROM Sense ORDER BY idseq, ID"):
+        p = pos.get(sid) or last_pos.get(idseq, [])
+        last_pos[idseq] = p
+        if not JMDICT_NOUN_POS.intersection(p) or misc.get(sid, set()) & JMDICT_SKIP_MISC:
+            continue
+        restr = stagr.get(sid)
+        if restr is None:
+            noun_readings[idseq] = None
+        elif idseq not in noun_readings:
+            noun_readings[idseq] = set(restr)
+        elif noun_readings[idseq] is not None:
+            noun_readings[idseq] |= restr
+
+    kana_info: dict[int, set[str]] = collections.defaultdict(set)
+    kana_prio: dict[int, list[str]] = collections.defaultdict(list)
+    kana_restr: dict[int, set[str]] = collections.defaultdict(set)
+    for kid, text in db.execute("SELECT kid, text FROM KNI"):
+        kana_info[kid].add(text)
+    for kid, text in db.execute("SELECT kid, text FROM KNP"):
+        kana_prio[kid].append(text)
+    for kid, text in db.execute("SELECT kid, text FROM KNR"):
+        kana_restr[kid].add(text)
+    kanji: dict[int, list[str]] = collections.defaultdict(list)
+    for idseq, text in db.execute("SELECT idseq, text FROM Kanji ORDER BY idseq, ID"):
+        kanji[idseq].append(text)
+
+    stats: collections.Counter[str] = collections.Counter()
+    order: dict[int, int] = collections.defaultdict(int)
+    for kid, idseq, text, nokanji in db.execute("SELECT ID, idseq, text, nokanji FROM Kana ORDER BY idseq, ID"):
+        if idseq not in noun_readings:
+            continue
+        n = order[idseq]
+        order[idseq] += 1
+        allowed = noun_readings[idseq]
+        if allowed is not None and text not in allowed:
+            continue
+        if kana_info.get(kid, set()) & JMDICT_SKIP_KANA_INFO:
+            continue
+        stats["readings"] += 1
+        prio = priority(kana_prio.get(kid, []))
+        col.add("jmdict", text)
+        if nokanji:
+            continue
+        restr = kana_restr.get(kid)
+        for k in kanji.get(idseq, []):
+            if restr and k not in restr:
+                continue
+            col.add("jmdict", text, k, prio, n)
+    stats["entries"] = len(noun_readings)
+    return dict(stats)
+
+
+_BORN = re.compile(r"\((?:c\.\s*|ca\.\s*)?(\d{1,4})(?:\s*(?:BCE|BC|CE))?(?:\.\d{1,2}){0,2}\s*[-–?]")
+
+
+def collect_jmnedict_people(col: Collector) -> dict[str, int]:
+    """JMnedict ``person`` entries whose gloss gives a birth year up to HISTORICAL_BORN_BY."""
+    db = sqlite3.connect(f"file:{jmdict_db()}?mode=ro", uri=True)
+    glosses: dict[int, list[str]] = collections.defaultdict(list)
+    for idseq, gloss in db.execute(
+        "SELECT t.idseq, g.text FROM NETranslation t JOIN NETransType y ON y.tid = t.ID "
+        "JOIN NETransGloss g ON g.tid = t.ID WHERE y.text = 'person'"
+    ):
+        glosses[idseq].append(gloss or "")
+    people = set()
+    for idseq, texts in glosses.items():
+        m = _BORN.search(" ".join(texts))
+        if m and int(m.group(1)) <= HISTORICAL_BORN_BY:
+            people.add(idseq)
+    kanji: dict[int, list[str]] = collections.defaultdict(list)
+    for idseq, text in db.execute("SELECT idseq, text FROM NEKanji ORDER BY idseq, ID"):
+        if idseq in people:
+            kanji[idseq].append(text)
+    n = 0
+    for idseq, text in db.execute("SELECT idseq, text FROM NEKana ORDER BY idseq, ID"):
+        if idseq not in people:
+            continue
+        n += 1
+        col.add("jmnedict", text)
+        for k in kanji.get(idseq, []):
+            col.add("jmnedict", text, k)
+    return {"people": len(people), "readings": n}
+
+
+def write_gz(path: Path, text: str) -> None:
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0,
+                                                filename="") as gz:
+        gz.write(text.encode("utf-8"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "partyhost" / "lexicon" / "data")
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    col = Collector()
+    s_stats = collect_sudachi(col)
+    j_stats = collect_jmdict(col)
+    n_stats = collect_jmnedict_people(col)
+
+    readings = sorted(col.readings)
+    candidates: dict[str, list[tuple[int, int, int, str]]] = collections.defaultdict(list)
+    for (key, r), (prio, n, sources) in col.pairs.items():
+        candidates[key].append((prio, 0 if len(sources) > 1 else 1, n, r))
+    preferred = sudachi_preferred([k for k, v in candidates.items() if len(v) > 1])
+    surfaces: dict[str, list[tuple[tuple, str]]] = collections.defaultdict(list)
+    for key, cands in candidates.items():
+        best = preferred.get(key)
+        for prio, both, n, r in cands:
+            surfaces[key].append(((r != best, prio, both, n, r), r))
+    lines = []
+    for key in sorted(surfaces):
+        ranked = [r for _, r in sorted(surfaces[key])]
+        lines.append(key + "\t" + "\t".join(ranked))
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    write_gz(args.out / "ja_readings.txt.gz", "\n".join(readings) + "\n")
+    write_gz(args.out / "ja_surfaces.tsv.gz", "\n".join(lines) + "\n")
+
+    by_source = collections.Counter()
+    for srcs in col.readings.values():
+        families = {s.split(":")[0].replace("jmnedict", "jmdict") for s in srcs}
+        by_source["both" if len(families) > 1 else next(iter(families))] += 1
+    versions = {p: importlib.metadata.version(p)
+                for p in ("sudachipy", "sudachidict-core", "jamdict", "jamdict-data", "jaconv")}
+    print(f"versions: {versions}")
+    print(f"sudachi entries taken: {s_stats}")
+    print(f"jmdict: {j_stats}")
+    print(f"jmnedict historical people: {n_stats}")
+    print(f"readings: {len(readings)} ({dict(by_source)}); surfaces: {len(lines)}; "
+          f"pairs: {len(col.pairs)}; {time.time() - t0:.1f} s")
+    for name in ("ja_readings.txt.gz", "ja_surfaces.tsv.gz"):
+        print(f"{name}: {(args.out / name).stat().st_size:,} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
