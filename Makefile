@@ -48,7 +48,7 @@ e2e: install-test chromium
 
 ## Refresh the screenshots in docs/screenshots/ from a real seeded game.
 screenshots: install-test chromium
-	PARTYHOST_SHOTS=docs $(BIN)/python -m pytest -q tests/test_e2e_mind.py -k full_game
+	PARTYHOST_SHOTS=docs $(BIN)/python -m pytest -q tests/test_e2e_*.py
 
 ## Every benchmark in bench/: real server + simulated phones over loopback (latency, throughput,
 ## memory), word-list load time, lookups and memory.
