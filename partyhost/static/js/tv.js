@@ -38,18 +38,21 @@
         `<option value="${i}" ${i === s.join.index ? "selected" : ""}>${esc(a.address)} — ${esc(a.interface)}${a.virtual ? " (virtual)" : ""}</option>`).join("")}</select></label>`;
   }
 
-  function rosterHtml(s) {
+  /* ``compact``: the lobby with many seats in two columns; the host tools become symbols (their
+     words in the tooltip and for screen readers) so a name keeps most of its line. */
+  function rosterHtml(s, compact) {
     if (!s.party.roster.length) return `<p class="empty">${esc(t("lobby.empty"))}</p>`;
+    const tool = (label, symbol) => (compact ? `title="${esc(label)}" aria-label="${esc(label)}">${symbol}` : `>${esc(label)}`);
     return `<ul class="roster big" data-testid="roster">${s.party.roster.map((r) => `
       <li class="${r.connected ? "" : "away"}" data-seat="${esc(r.seat)}">
         <span class="dot" style="background:${PH.colorOf(s, r.seat)}"></span>
-        <span class="who">${esc(r.name)}</span>
+        <span class="who" title="${esc(r.name)}">${esc(r.name)}</span>
         ${r.host ? `<span class="tag host">${esc(t("roster.host"))}</span>` : ""}
         ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
         ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}
         ${s.host ? `<span class="tools">
-          <button class="small" data-promote="${esc(r.seat)}">${esc(t(r.host ? "roster.demote" : "roster.promote"))}</button>
-          <button class="small danger" data-kick="${esc(r.seat)}">${esc(t("roster.kick"))}</button></span>` : ""}
+          <button class="small" data-promote="${esc(r.seat)}" ${tool(t(r.host ? "roster.demote" : "roster.promote"), r.host ? "☆" : "★")}</button>
+          <button class="small danger" data-kick="${esc(r.seat)}" ${tool(t("roster.kick"), "×")}</button></span>` : ""}
       </li>`).join("")}</ul>`;
   }
 
@@ -81,7 +84,7 @@
     const many = s.party.roster.length > 4;
     const side = app.querySelector(".side");
     if (!side.querySelector(".game-options")) {
-      side.innerHTML = `<div class="picker"></div><div class="game-options" data-testid="game-options"></div><div class="players"></div>`;
+      side.innerHTML = `<div class="picker"></div><div class="game-options" data-testid="game-options"></div><div class="lobby-players"></div>`;
     }
     const picker = side.querySelector(".picker");
     picker.innerHTML = `
@@ -90,9 +93,9 @@
         ${gamePicker(s)}`;
     PH.wireHost(picker, s);
     PH.lobbyOptions(side.querySelector(".game-options"), s);
-    const players = side.querySelector(".players");
+    const players = side.querySelector(".lobby-players");
     players.innerHTML = `<h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
-        <div class="${many ? "two-col" : ""}">${rosterHtml(s)}</div>`;
+        <div class="${many ? "two-col" : ""}">${rosterHtml(s, many)}</div>`;
     PH.wireHost(players, s);
   }
 
