@@ -80,3 +80,32 @@ def test_tv_lobby_fits_nine_long_names_in_both_languages(server, browser, sio_pe
         assert not issues, "the TV lobby does not fit nine long names:\n" + "\n".join(issues)
     finally:
         close_all(tv)
+
+
+def test_tv_lobby_after_an_ended_game_shows_every_player(server, browser, sio_peer, tmp_path):
+    """The host ends a Top Ten game of four: back in the lobby the "the host ended the game" note,
+    the Top Ten tile and its options push the one-column player list down; the last player must
+    still be on the 1280x720 screen, in Japanese and in English (whose tile text is longer)."""
+    srv = server(mode="eventlet", seed=4)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    tv.on("dialog", lambda d: d.accept())  # "end the game?"
+    try:
+        seat_phones(srv, sio_peer, ["あき", "Ben", "ちか", "Dan"])
+        tv.locator("[data-choose=top_ten]").click()
+        expect(tv.get_by_test_id("start")).to_be_enabled()
+        tv.get_by_test_id("start").click()
+        expect(tv.get_by_test_id("tt-choosing")).to_be_visible()
+        tv.get_by_test_id("end").click()
+        expect(tv.get_by_test_id("ended")).to_be_visible()
+        issues = []
+        for lang in ("ja", "en"):
+            if lang == "en":
+                tv.locator(".lang-switch").first.click()
+                expect(tv.get_by_test_id("start")).to_have_text("Start")
+            shot(tv, f"top_ten-tv-lobby-ended-{lang}.png")
+            issues += [f"{lang}: {x}" for x in tv.evaluate(_LOBBY_ISSUES)]
+        assert not problems, problems
+        assert not issues, "the TV lobby after an ended game hides players:\n" + "\n".join(issues)
+    finally:
+        close_all(tv)

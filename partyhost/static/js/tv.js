@@ -94,8 +94,15 @@
     PH.wireHost(picker, s);
     PH.lobbyOptions(side.querySelector(".game-options"), s);
     const players = side.querySelector(".lobby-players");
-    players.innerHTML = `<h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
-        <div class="${many ? "two-col" : ""}">${rosterHtml(s, many)}</div>`;
+    /* A TV never scrolls: more than four seats start in two compact columns, and whenever the
+       side column still overflows (a "game ended" note, a game's options, a longer blurb in
+       English, many seats) the list steps down to the next denser layout. */
+    const layouts = ["", "two-col", "two-col tight"];
+    for (let i = many ? 1 : 0; i < layouts.length; i++) {
+      players.innerHTML = `<h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
+        <div class="${layouts[i]}">${rosterHtml(s, i > 0)}</div>`;
+      if (side.scrollHeight <= side.clientHeight + 1) break;
+    }
     PH.wireHost(players, s);
   }
 
