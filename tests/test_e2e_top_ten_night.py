@@ -109,3 +109,36 @@ def test_tv_lobby_after_an_ended_game_shows_every_player(server, browser, sio_pe
         assert not issues, "the TV lobby after an ended game hides players:\n" + "\n".join(issues)
     finally:
         close_all(tv)
+
+
+def test_lobby_options_follow_a_language_switch(server, browser, sio_peer):
+    """The host's Top Ten options on the TV switch language with the page (they were drawn once,
+    so an English TV kept 最初の親 / 5ラウンド / 日本語), and keep the chosen values."""
+    srv = server(mode="eventlet", seed=5)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    try:
+        seat_phones(srv, sio_peer, ["あき", "Ben", "ちか", "Dan"])
+        tv.locator("[data-choose=top_ten]").click()
+        tv.get_by_test_id("opt-first-captain").select_option("s2")
+        tv.get_by_test_id("opt-rounds").select_option("players")
+        expect(tv.get_by_test_id("opt-rounds")).to_have_value("players")
+        expect(tv.get_by_test_id("tt-options")).to_contain_text("最初の親")
+        tv.locator(".lang-switch").first.click()
+        opts = tv.get_by_test_id("tt-options")
+        expect(opts).to_contain_text("First captain")
+        expect(opts).to_contain_text("Theme language")
+        expect(opts).not_to_contain_text("最初の親")
+        expect(tv.get_by_test_id("opt-rounds").locator("option")).to_have_text(["5 rounds", "One per player"])
+        expect(tv.get_by_test_id("opt-themes").locator("option")).to_have_text(["Japanese", "English"])
+        expect(tv.get_by_test_id("opt-rounds")).to_have_value("players")
+        expect(tv.get_by_test_id("opt-first-captain")).to_have_value("s2")
+        # and the options still work after the redraw
+        tv.get_by_test_id("opt-themes").select_option("en")
+        expect(tv.get_by_test_id("opt-themes")).to_have_value("en")
+        tv.locator(".lang-switch").first.click()
+        expect(opts).to_contain_text("お題の言語")
+        expect(tv.get_by_test_id("opt-themes")).to_have_value("en")
+        assert not problems, problems
+    finally:
+        close_all(tv)

@@ -420,8 +420,10 @@
         ${esc(t("tt.opt.rounds." + o.rounds))} · ${esc(t("tt.opt.themes"))}: ${esc(t("tt.opt.lang." + o.themes))}</p>`;
       return;
     }
-    if (!root.querySelector(".tt-opts")) {
-      root.innerHTML = `<div class="tt-opts" data-testid="tt-options">
+    /* drawn again when the page's language changes (not while a select is open) */
+    const built = root.querySelector(".tt-opts");
+    if (!built || (built.dataset.lang !== PH.lang && !built.contains(document.activeElement))) {
+      root.innerHTML = `<div class="tt-opts" data-testid="tt-options" data-lang="${esc(PH.lang)}">
         <label title="${esc(t("tt.opt.first_hint"))}">${esc(t("tt.opt.first_captain"))} <select data-opt="first_captain" data-testid="opt-first-captain"></select></label>
         <label>${esc(t("tt.opt.rounds"))} <select data-opt="rounds" data-testid="opt-rounds">
           <option value="five">${esc(t("tt.opt.rounds.five"))}</option><option value="players">${esc(t("tt.opt.rounds.players"))}</option></select></label>
