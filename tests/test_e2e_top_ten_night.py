@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from partyhost.games.top_ten import THEME_LANGS, load_deck
+
 from .test_e2e_mind import close_all, open_tv, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
@@ -140,5 +142,88 @@ def test_lobby_options_follow_a_language_switch(server, browser, sio_peer):
         expect(opts).to_contain_text("お題の言語")
         expect(tv.get_by_test_id("opt-themes")).to_have_value("en")
         assert not problems, problems
+    finally:
+        close_all(tv)
+
+
+# --- the TV shows typed answers whole, and keeps its layout, with long names and long answers --------
+
+_TV_OUTSIDE = """() => [...document.querySelectorAll('.tt.tv > *, .tt-p, .tt-p .who, .tt-p .num, .tt-theme, .tt-poles, .tile, .tt-tokens, .tt-rating, .tt-history li')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5);
+  }).map((el) => el.className + ": " + el.textContent.trim().slice(0, 24))"""
+_TV_OVERLAPS = """() => { const els = [...document.querySelectorAll(".tt-head, .tt-centre > *, .tt-reveals, .tt-players, .tt-note")];
+  const out = []; for (let i = 0; i < els.length; i++) for (let j = i + 1; j < els.length; j++) {
+    const a = els[i].getBoundingClientRect(), b = els[j].getBoundingClientRect();
+    if (a.height && b.height && a.left < b.right - 1 && a.right > b.left + 1 && a.top < b.bottom - 1 && a.bottom > b.top + 1)
+      out.push(els[i].className + " / " + els[j].className); }
+  for (const p of document.querySelectorAll(".tt-p")) { const n = p.querySelector(".num"), a = p.querySelector(".ans");
+    if (n && a) { const x = n.getBoundingClientRect(), y = a.getBoundingClientRect();
+      if (x.left < y.right - 1 && x.right > y.left + 1 && x.top < y.bottom - 1 && x.bottom > y.top + 1) out.push("number badge over the answer of " + p.dataset.seat); } }
+  for (const c of document.querySelectorAll(".tt-p .crown")) if (c.getBoundingClientRect().width < 12) out.push("crown squeezed to " + c.getBoundingClientRect().width);
+  return out; }"""
+_CUT_ANSWERS = """() => [...document.querySelectorAll(".tt-p .ans")].filter((a) => a.scrollHeight > a.clientHeight + 6)
+  .map((a) => a.closest(".tt-p").dataset.seat + " (" + a.clientHeight + " of " + a.scrollHeight + " px)")"""
+
+LONG_JA = "とても長い答えをここに書いてテレビの表示が崩れないか確かめるための文章ですまだまだ続きますよ!最後まで読める"[:60]
+LONG_EN = "a very long answer in english that goes on and on to test how the TV wraps"[:60]
+
+
+def _tv_issues(tv, where: str, cut_ok: bool) -> list[str]:
+    issues = [f"{where}: off screen: {x}" for x in tv.evaluate(_TV_OUTSIDE)]
+    issues += [f"{where}: overlap: {x}" for x in tv.evaluate(_TV_OVERLAPS)]
+    if not cut_ok:
+        issues += [f"{where}: answer cut short on the TV: {x}" for x in tv.evaluate(_CUT_ANSWERS)]
+    return issues
+
+
+@pytest.mark.parametrize("count", [5, 6, 9])
+def test_tv_shows_long_answers_and_keeps_its_layout(server, browser, sio_peer, count):
+    """Every answerer types a 60-character answer (the longest allowed) and every name is 16
+    characters. With up to five players the TV shows each answer whole (a quarter of it was shown
+    while half the screen stood empty); with more, nothing leaves the screen or overlaps, the
+    revealed number badge never covers an answer, and the captain's crown keeps its size."""
+    srv = server(mode="eventlet", seed=20 + count)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    try:
+        peers = seat_phones(srv, sio_peer, LONG_NAMES[:count])
+        tv.locator("[data-choose=top_ten]").click()
+        tv.get_by_test_id("opt-first-captain").select_option("s1")
+        expect(tv.get_by_test_id("start")).to_be_enabled()
+        tv.get_by_test_id("start").click()
+        cap = peers[0]
+        cap.wait_state(lambda s: s["game"] and s["game"]["phase"] == "choose", "choose")
+        res = cap.act(type="choose", round=1, theme=0)
+        assert res["ok"], res
+        answerers = peers if count <= 8 else peers[1:]
+        for i, peer in enumerate(answerers):
+            res = peer.act(type="answer", round=1, text=LONG_JA if i % 2 == 0 else LONG_EN)
+            assert res["ok"], res
+        expect(tv.locator(".tt-p.answered")).to_have_count(len(answerers))
+        cut_ok = count > 5
+        issues = _tv_issues(tv, "answers in", cut_ok)
+        numbers = {}
+        for i, peer in enumerate(peers):
+            n = peer.wait_state(lambda s: s["game"]["phase"] == "order", "order")["game"]["number"]
+            if n is not None:
+                numbers[f"s{i + 1}"] = n
+        calls = sorted(numbers, key=numbers.get)
+        for k, seat in enumerate(calls[:3]):
+            for kind in ("pick", "confirm"):
+                res = cap.act(type=kind, round=1, seat=seat)
+                assert res["ok"], res
+            expect(tv.get_by_test_id("tt-tile")).to_have_count(k + 1, timeout=8_000)
+        shot(tv, f"top_ten-tv-long-answers-{count}.png")
+        issues += _tv_issues(tv, "three revealed", cut_ok)
+        # the longest theme of either deck (two lines at the TV's title size) over the same answers
+        for lang in THEME_LANGS:
+            longest = max((t for c in load_deck(lang) for side in c["sides"] for t in side), key=lambda t: len(t["title"]))
+            tv.evaluate("(t) => { Object.assign(PH.last.game.theme, t); PH.refresh(); }", longest)
+            expect(tv.get_by_test_id("tt-title")).to_have_text(longest["title"])
+            shot(tv, f"top_ten-tv-long-answers-{count}-{lang}-title.png")
+            issues += _tv_issues(tv, f"longest {lang} title", True)
+        assert not problems, problems
+        assert not issues, "\n".join(issues)
     finally:
         close_all(tv)

@@ -207,9 +207,8 @@
       const cls = [p.answered ? "answered" : "", g.pending === p.seat && !d.drum ? "pending" : "", d.drum && d.drum.seat === p.seat ? "drumming" : "",
         r ? "revealed" : "", away.has(p.seat) ? "away" : "", isCap ? "captain" : "", p.answerer ? "" : "no-number"].join(" ");
       return `<li class="tt-p ${cls}" data-seat="${esc(p.seat)}" data-testid="tt-player-${esc(p.seat)}" style="--c:${colour(s, p.seat)}">
-        <span class="who">${isCap ? CROWN : ""}<span class="nm">${esc(nameOf(s, p.seat))}</span>${p.answered && p.answerer ? `<span class="ok" title="${esc(t("tt.answered"))}">✔</span>` : ""}</span>
+        <span class="who">${isCap ? CROWN : ""}<span class="nm">${esc(nameOf(s, p.seat))}</span>${p.answered && p.answerer ? `<span class="ok" title="${esc(t("tt.answered"))}">✔</span>` : ""}${r ? `<span class="num ${r.mistake ? "bad" : ""}">${r.number}</span>` : ""}</span>
         <span class="ans" data-testid="tt-answer-${esc(p.seat)}">${p.answerer ? (g.phase === "choose" ? "" : answerText(p, g)) : `<em>${esc(t("tt.captain"))}</em>`}</span>
-        ${r ? `<span class="num ${r.mistake ? "bad" : ""}">${r.number}</span>` : ""}
       </li>`;
     }).join("");
 
@@ -224,6 +223,17 @@
       <ul class="tt-players n${g.players.length}">${players}</ul>
       <p class="tt-note" data-testid="tt-note">${note}${hostNext}</p>
     </div>`;
+    /* The answers take the lines the screen has room for: when the theme (a long title on two
+       lines) no longer fits above them, they keep to four lines, then two, and then the title
+       gets smaller. */
+    const middle = root.querySelector(".tt-centre");
+    const ttv = root.querySelector(".tt.tv");
+    let step = "";
+    for (const next of ["mid", "tight", "tighter"]) {
+      if (middle.scrollHeight <= middle.clientHeight + 1) break;
+      if (step) ttv.classList.remove(step);
+      ttv.classList.add((step = next));
+    }
     const hn = root.querySelector("[data-tt-host-next]");
     if (hn) hn.onclick = () => { hn.disabled = true; PH.hostAct("next_round", { round: g.round }).then((r) => { if (!r.ok) hn.disabled = false; }); };
   }
