@@ -227,3 +227,40 @@ def test_tv_shows_long_answers_and_keeps_its_layout(server, browser, sio_peer, c
         assert not issues, "\n".join(issues)
     finally:
         close_all(tv)
+
+
+_CORNER_ISSUES = """() => { const out = [], main = document.querySelector("main").getBoundingClientRect();
+  const corner = document.querySelector(".corner").getBoundingClientRect();
+  if (corner.top < main.top - 0.5) out.push("the corner (QR and players) rises " + Math.round(main.top - corner.top) + " px over the top bar");
+  for (const b of document.querySelectorAll(".tvbar button")) { const r = b.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!b.contains(hit)) out.push("top-bar button covered: " + b.textContent.trim()); }
+  for (const li of document.querySelectorAll(".corner-roster li")) { const r = li.getBoundingClientRect();
+    if (r.bottom > innerHeight + 0.5 || r.top < main.top - 0.5) out.push("corner player off the stage: " + li.textContent.trim().slice(0, 16)); }
+  return out; }"""
+
+
+def test_tv_corner_keeps_the_top_bar_free_with_nine_long_names(server, browser, sio_peer):
+    """In a game of nine with 16-character names (plus two watching), the TV's corner (QR code and
+    the host's player list) grew over the top bar and covered the language switch and End game."""
+    srv = server(mode="eventlet", seed=8)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    try:
+        seat_phones(srv, sio_peer, LONG_NAMES)
+        tv.locator("[data-choose=top_ten]").click()
+        expect(tv.get_by_test_id("start")).to_be_enabled()
+        tv.get_by_test_id("start").click()
+        expect(tv.get_by_test_id("tt-choosing")).to_be_visible()
+        issues = [f"nine: {x}" for x in tv.evaluate(_CORNER_ISSUES)]
+        shot(tv, "top_ten-tv-corner-nine.png")
+        seat_phones(srv, sio_peer, ["みているひとみているひとみている", "Watching Person Two"])  # they watch
+        expect(tv.locator(".corner-roster li")).to_have_count(11)
+        issues += [f"nine and two watching: {x}" for x in tv.evaluate(_CORNER_ISSUES)]
+        shot(tv, "top_ten-tv-corner-eleven.png")
+        tv.locator(".lang-switch").first.click()
+        expect(tv.get_by_test_id("tt-round")).to_contain_text("Round")
+        assert not problems, problems
+        assert not issues, "\n".join(issues)
+    finally:
+        close_all(tv)

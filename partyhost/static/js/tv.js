@@ -129,11 +129,19 @@
     const corner = app.querySelector(".corner-qr");
     const url = s.join ? s.join.url : "";
     if (corner.dataset.url !== url) { corner.dataset.url = url; corner.innerHTML = qrBlock(s, true); }
-    app.querySelector(".corner-roster").innerHTML = s.host ? rosterHtml(s) : "";
+    /* The corner may not grow over the top bar (its buttons would be covered): when the host's
+       list does not fit under the QR code, it goes to one line per name with symbol tools. */
+    const cornerRoster = app.querySelector(".corner-roster");
+    cornerRoster.classList.remove("compact");
+    cornerRoster.innerHTML = s.host ? rosterHtml(s) : "";
+    if (s.host && cornerRoster.scrollHeight > cornerRoster.clientHeight + 1) {
+      cornerRoster.classList.add("compact");
+      cornerRoster.innerHTML = rosterHtml(s, true);
+    }
     const pause = app.querySelector(".pause-slot");
     pause.innerHTML = s.party.paused ? PH.pausedHtml(s, `<div class="pause-roster">${rosterHtml(s)}</div>`) : "";
     PH.wireHost(pause, s);
-    PH.wireHost(app.querySelector(".corner-roster"), s);
+    PH.wireHost(cornerRoster, s);
     const game = PH.games[s.game.game];
     if (game) game.tv(app.querySelector("#game-root"), s);
   }
