@@ -264,3 +264,45 @@ def test_tv_corner_keeps_the_top_bar_free_with_nine_long_names(server, browser, 
         assert not issues, "\n".join(issues)
     finally:
         close_all(tv)
+
+
+def test_host_hands_the_captaincy_of_an_away_phone_to_the_next_seat(server, browser, pw, sio_peer):
+    """The next captain's phone dies between rounds: the host's "next round" made that phone the
+    captain, who had to choose the theme, and the TV offered no way on but removing the player.
+    Now the TV says the captain is away and hands the captaincy to the next seat, whose phone
+    gets the four themes; the away player keeps playing."""
+    srv = server(mode="eventlet", seed=12)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    try:
+        peers = seat_phones(srv, sio_peer, ["あき", "Ben", "ちか", "Dan"])
+        tv.locator("[data-choose=top_ten]").click()
+        tv.get_by_test_id("opt-first-captain").select_option("s1")
+        expect(tv.get_by_test_id("start")).to_be_enabled()
+        tv.get_by_test_id("start").click()
+        cap = peers[0]
+        cap.wait_state(lambda s: s["game"] and s["game"]["phase"] == "choose", "choose")
+        assert cap.act(type="choose", round=1, theme=0)["ok"]
+        for peer in peers:
+            assert peer.act(type="answer", round=1, text="")["ok"]
+        nums = {f"s{i + 1}": p.wait_state(lambda s: s["game"]["phase"] == "order", "order")["game"]["number"] for i, p in enumerate(peers)}
+        for seat in sorted(nums, key=nums.get):
+            assert cap.act(type="pick", round=1, seat=seat)["ok"]
+            assert cap.act(type="confirm", round=1, seat=seat)["ok"]
+        expect(tv.get_by_test_id("tt-host-next")).to_be_visible()
+        peers[1].close()  # Ben, the next captain: the phone dies
+        expect(tv.locator(".corner-roster li.away")).to_have_count(1)
+        tv.get_by_test_id("tt-host-next").click()
+        expect(tv.get_by_test_id("tt-choosing")).to_contain_text("Ben")
+        expect(tv.get_by_test_id("tt-note")).to_contain_text("Ben")
+        shot(tv, "top_ten-tv-captain-away.png")
+        tv.get_by_test_id("tt-pass-captain").click()
+        expect(tv.get_by_test_id("tt-captain")).to_contain_text("ちか")
+        expect(tv.get_by_test_id("tt-pass-captain")).to_have_count(0)
+        s3 = peers[2].wait_state(lambda s: s["game"]["captain"] == "s3", "s3 captain")
+        assert len(s3["game"]["choices"]) == 4
+        assert peers[2].act(type="choose", round=2, theme=1)["ok"]
+        expect(tv.get_by_test_id("tt-answer-s2")).to_contain_text("考え中")  # Ben still plays
+        assert not problems, problems
+    finally:
+        close_all(tv)

@@ -198,8 +198,15 @@
     else if (d.phase === "round_over") note = `${esc(t("tt.round_over", { round: g.round }))} · ${esc(t("tt.next_wait", { name: nameOf(s, g.next_captain) }))}`;
     else if (d.phase === "over") note = esc(t("tt.next_by_host"));
     if (g.last_event && g.last_event.kind === "left") note = `${esc(t("tt.left", { name: nameOf(s, g.last_event.seat) }))}${note ? " · " + note : ""}`;
+    if (g.last_event && g.last_event.kind === "captain_passed" && d.phase !== "over") {
+      note = `${esc(t("tt.captain_passed", { name: nameOf(s, g.last_event.seat), next: capName }))}${note ? " · " + note : ""}`;
+    }
+    /* the captain's phone is away: the host can hand this round's captaincy to the next seat */
+    const capAway = away.has(g.captain) && ["choose", "answer", "order"].includes(g.phase);
+    if (capAway) note = [esc(t("tt.captain_away", { name: capName })), note].filter(Boolean).join(" · ");
     const hostNext = s.host && d.phase === "round_over"
-      ? `<button class="small" data-tt-host-next="1" data-testid="tt-host-next">${esc(t("tt.host_next"))}</button>` : "";
+      ? `<button class="small" data-tt-host-next="1" data-testid="tt-host-next">${esc(t("tt.host_next"))}</button>`
+      : s.host && capAway ? `<button class="small" data-tt-pass="1" data-testid="tt-pass-captain">${esc(t("tt.pass_captain", { name: nameOf(s, g.next_captain) }))}</button>` : "";
 
     const players = g.players.map((p) => {
       const r = revealedNum.get(p.seat);
@@ -208,7 +215,7 @@
         r ? "revealed" : "", away.has(p.seat) ? "away" : "", isCap ? "captain" : "", p.answerer ? "" : "no-number"].join(" ");
       return `<li class="tt-p ${cls}" data-seat="${esc(p.seat)}" data-testid="tt-player-${esc(p.seat)}" style="--c:${colour(s, p.seat)}">
         <span class="who">${isCap ? CROWN : ""}<span class="nm">${esc(nameOf(s, p.seat))}</span>${p.answered && p.answerer ? `<span class="ok" title="${esc(t("tt.answered"))}">✔</span>` : ""}${r ? `<span class="num ${r.mistake ? "bad" : ""}">${r.number}</span>` : ""}</span>
-        <span class="ans" data-testid="tt-answer-${esc(p.seat)}">${p.answerer ? (g.phase === "choose" ? "" : answerText(p, g)) : `<em>${esc(t("tt.captain"))}</em>`}</span>
+        <span class="ans" data-testid="tt-answer-${esc(p.seat)}">${p.answerer ? (g.phase === "choose" ? "" : answerText(p, g)) : isCap ? `<em>${esc(t("tt.captain"))}</em>` : ""}</span>
       </li>`;
     }).join("");
 
@@ -236,6 +243,8 @@
     }
     const hn = root.querySelector("[data-tt-host-next]");
     if (hn) hn.onclick = () => { hn.disabled = true; PH.hostAct("next_round", { round: g.round }).then((r) => { if (!r.ok) hn.disabled = false; }); };
+    const pass = root.querySelector("[data-tt-pass]");
+    if (pass) pass.onclick = () => { pass.disabled = true; PH.hostAct("pass_captain", { round: g.round }).then((r) => { if (!r.ok) pass.disabled = false; }); };
   }
 
   // --- phone -----------------------------------------------------------------------------------
@@ -369,7 +378,7 @@
     if (peek.key !== pkey) { peek.key = pkey; peek.open = false; clearTimeout(peek.timer); }
     const showPeek = me && d.phase !== "choose" && d.phase !== "over";
     peekSlot.innerHTML = showPeek ? (g.number != null ? peekHtml(g)
-      : mine && !mine.answerer ? `<p class="note" data-testid="no-number">${esc(t("tt.no_number"))}</p>` : "") : "";
+      : mine && !mine.answerer && isCap ? `<p class="note" data-testid="no-number">${esc(t("tt.no_number"))}</p>` : "") : "";
     const pk = peekSlot.querySelector("[data-testid=peek]");
     if (pk) pk.onclick = () => {
       peek.open = !peek.open;
