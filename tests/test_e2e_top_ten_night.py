@@ -7,6 +7,8 @@ the pages looked at (the TV at 1280x720, phones at 390x844) are Debian's Chromiu
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.sync_api import expect
 
@@ -305,4 +307,44 @@ def test_host_hands_the_captaincy_of_an_away_phone_to_the_next_seat(server, brow
         expect(tv.get_by_test_id("tt-answer-s2")).to_contain_text("考え中")  # Ben still plays
         assert not problems, problems
     finally:
+        close_all(tv)
+
+
+def test_phone_reveal_row_of_eight_fits_a_390_px_phone(server, browser, sio_peer):
+    """The captain of nine on a 390x844 phone: the eight reveal slots sit on one line, and an
+    empty slot is the size of a revealed one (the empty slots took the shared ``.empty`` class's
+    larger type, so six fitted on a line and the row wrapped)."""
+    srv = server(mode="eventlet", seed=13)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    ctx = None
+    try:
+        peers = seat_phones(srv, sio_peer, [f"P{i}" for i in range(1, 10)])
+        tv.locator("[data-choose=top_ten]").click()
+        tv.get_by_test_id("opt-first-captain").select_option("s1")
+        expect(tv.get_by_test_id("start")).to_be_enabled()
+        tv.get_by_test_id("start").click()
+        cap = peers[0]
+        cap.wait_state(lambda s: s["game"] and s["game"]["phase"] == "choose", "choose")
+        assert cap.act(type="choose", round=1, theme=0)["ok"]
+        for peer in peers[1:]:
+            assert peer.act(type="answer", round=1, text="")["ok"]
+        seat = next(f"s{i + 2}" for i, p in enumerate(peers[1:]) if p.wait_state(lambda s: s["game"]["phase"] == "order", "order"))
+        assert cap.act(type="pick", round=1, seat=seat)["ok"] and cap.act(type="confirm", round=1, seat=seat)["ok"]
+        token = next(w["token"] for w in cap.welcomes if w.get("token"))
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        ctx.add_init_script(f"localStorage.setItem('ph.token', {json.dumps(token)});")
+        page = ctx.new_page()
+        page.goto(srv.lan_url + "/")
+        tiles = page.get_by_test_id("tt-reveals").locator("li")
+        expect(tiles).to_have_count(8)
+        expect(page.get_by_test_id("tt-tile")).to_have_count(1, timeout=8_000)  # after the drum roll
+        boxes = [tiles.nth(i).bounding_box() for i in range(8)]
+        shot(page, "top_ten-phone-captain-nine-390.png")
+        assert len({round(b["y"]) for b in boxes}) == 1, f"the row wraps: {boxes}"
+        assert len({round(b["width"]) for b in boxes}) == 1, f"slots differ in size: {[b['width'] for b in boxes]}"
+        assert not problems, problems
+    finally:
+        if ctx:
+            ctx.close()
         close_all(tv)
