@@ -348,3 +348,40 @@ def test_phone_reveal_row_of_eight_fits_a_390_px_phone(server, browser, sio_peer
         if ctx:
             ctx.close()
         close_all(tv)
+
+
+def test_answers_are_quoted_in_the_page_language(server, browser, sio_peer):
+    """An English TV quoted typed answers with Japanese corner brackets (「The cat's old sock」)."""
+    srv = server(mode="eventlet", seed=14)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    try:
+        peers = seat_phones(srv, sio_peer, ["Amy", "Bob", "Cat", "Dee"])
+        tv.locator("[data-choose=top_ten]").click()
+        tv.get_by_test_id("opt-first-captain").select_option("s1")
+        expect(tv.get_by_test_id("start")).to_be_enabled()
+        tv.get_by_test_id("start").click()
+        cap = peers[0]
+        cap.wait_state(lambda s: s["game"] and s["game"]["phase"] == "choose", "choose")
+        assert cap.act(type="choose", round=1, theme=0)["ok"]
+        assert cap.act(type="answer", round=1, text="an old sock")["ok"]
+        quote = tv.get_by_test_id("tt-answer-s1").locator("q")
+        expect(quote).to_have_text("an old sock")
+        marks = "(el) => getComputedStyle(el).quotes"
+        assert "「" in quote.evaluate(marks)
+        tv.locator(".lang-switch").first.click()
+        expect(tv.get_by_test_id("tt-round")).to_contain_text("Round")
+        assert "“" in quote.evaluate(marks) and "「" not in quote.evaluate(marks)
+        # a phone that reloads with English chosen earlier quotes its own answer the same way
+        token = next(w["token"] for w in cap.welcomes if w.get("token"))
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        ctx.add_init_script(f"localStorage.setItem('ph.token', {json.dumps(token)}); localStorage.setItem('ph.lang', 'en');")
+        page = ctx.new_page()
+        page.goto(srv.lan_url + "/")
+        mine = page.get_by_test_id("my-answer").locator("q")
+        expect(mine).to_have_text("an old sock")
+        assert "“" in mine.evaluate(marks), mine.evaluate(marks)
+        ctx.close()
+        assert not problems, problems
+    finally:
+        close_all(tv)

@@ -219,7 +219,7 @@
       </li>`;
     }).join("");
 
-    root.innerHTML = `<div class="tt tv phase-${d.phase}" data-testid="tt-tv">
+    root.innerHTML = `<div class="tt tv phase-${d.phase}" data-testid="tt-tv" data-lang="${esc(PH.lang)}">
       <header class="tt-head">
         <span class="tt-round" data-testid="tt-round">${esc(t("tt.round_of", { round: g.round, rounds: g.rounds }))}</span>
         <span class="tt-captain" data-testid="tt-captain">${CROWN}${esc(t("tt.captain_is", { name: capName }))}</span>
@@ -365,6 +365,7 @@
     const top = root.querySelector(".tt-top");
     const isCap = g.captain === me;
     const ttRoot = root.querySelector(".tt.phone");
+    ttRoot.dataset.lang = PH.lang;
     ttRoot.classList.toggle("ordering", isCap && d.phase === "order");
     ttRoot.classList.toggle("compact", d.phase === "order" || d.phase === "round_over");
     top.innerHTML = `<div class="tt-status"><span data-testid="tt-round">${esc(t("tt.round_of", { round: g.round, rounds: g.rounds }))}</span>
