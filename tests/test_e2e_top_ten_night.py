@@ -385,3 +385,39 @@ def test_answers_are_quoted_in_the_page_language(server, browser, sio_peer):
         assert not problems, problems
     finally:
         close_all(tv)
+
+
+def test_a_host_phone_can_go_on_for_an_away_captain(server, browser, pw, sio_peer):
+    """The host plays with a phone, far from the TV: when the captain's phone dies, the host's
+    phone offers the hand-over too (only the TV had it)."""
+    srv = server(mode="eventlet", seed=15)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    ctx = None
+    try:
+        peers = seat_phones(srv, sio_peer, ["Amy", "Bob", "Cat"])
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page = ctx.new_page()
+        page.goto(srv.lan_url + "/")
+        page.get_by_test_id("name").fill("ホスト")
+        page.get_by_test_id("join").tap()
+        expect(page.get_by_test_id("welcome")).to_be_visible()
+        tv.locator("[data-promote=s4]").click()
+        expect(page.locator("[data-choose=top_ten]")).to_be_visible()
+        page.locator("[data-choose=top_ten]").tap()
+        page.get_by_test_id("opt-first-captain").select_option("s2")
+        page.get_by_test_id("start").tap()
+        expect(page.get_by_test_id("tt-wait")).to_contain_text("Bob")
+        expect(page.get_by_test_id("tt-pass-captain")).to_have_count(0)  # Bob's phone is here
+        peers[1].close()
+        expect(page.get_by_test_id("tt-pass-captain")).to_contain_text("Cat")
+        shot(page, "top_ten-phone-host-captain-away.png")
+        page.get_by_test_id("tt-pass-captain").tap()
+        expect(tv.get_by_test_id("tt-captain")).to_contain_text("Cat")
+        expect(page.get_by_test_id("tt-host-move")).to_have_count(0)
+        shot(page, "top_ten-phone-host-pass.png")
+        assert not problems, problems
+    finally:
+        if ctx:
+            ctx.close()
+        close_all(tv)

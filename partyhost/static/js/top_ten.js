@@ -427,6 +427,22 @@
     if (undo) undo.onclick = () => send({ type: "undo", round: g.round });
     const next = main.querySelector("[data-testid=next-round]");
     if (next) next.onclick = () => { next.disabled = true; send({ type: "next_round", round: g.round }); };
+
+    /* a host phone (the host may play across the room from the TV) has the TV's moves for a
+       captain whose phone is away: draw the next card, or hand the round to the next seat */
+    const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
+    let hostMove = "";
+    if (s.host && d.phase === "round_over" && g.next_captain !== me && away.has(g.next_captain)) {
+      hostMove = `<button class="small" data-tt-host="next_round" data-testid="tt-host-next">${esc(t("tt.host_next"))}</button>`;
+    } else if (s.host && ["choose", "answer", "order"].includes(g.phase) && g.captain !== me && away.has(g.captain)) {
+      hostMove = `<p class="small">${esc(t("tt.captain_away", { name: nameOf(s, g.captain) }))}</p>
+        <button class="small" data-tt-host="pass_captain" data-testid="tt-pass-captain">${esc(t("tt.pass_captain", { name: nameOf(s, g.next_captain) }))}</button>`;
+    }
+    if (hostMove) {
+      main.insertAdjacentHTML("beforeend", `<div class="tt-host-move" data-testid="tt-host-move">${hostMove}</div>`);
+      const b = main.querySelector("[data-tt-host]");
+      b.onclick = () => { b.disabled = true; PH.hostAct(b.dataset.ttHost, { round: g.round }).then((r) => { if (!r.ok) b.disabled = false; }); };
+    }
   }
 
   // --- lobby options ---------------------------------------------------------------------------
