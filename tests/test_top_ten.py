@@ -452,3 +452,53 @@ def test_snapshot_round_trip_and_json_views():
 def test_every_action_schema_is_valid():
     for schema in [*TopTen.ACTIONS.values(), *TopTen.HOST_ACTIONS.values(), TopTen.OPTIONS]:
         Draft202012Validator.check_schema(schema)
+
+
+# --- an away captain: the host passes the captaincy on (found at a game night: the host's "next
+# round" for an away captain led straight into a round that captain had to choose for) ------------
+
+
+def test_host_passes_the_captaincy_of_an_away_captain_while_choosing():
+    g = make(5, first_captain="s1")
+    play_round(g)
+    g.host_apply({"type": "next_round", "round": 1}, 0.0)  # s2's phone is away
+    assert g.captain == "s2" and g.phase == "choose"
+    g.host_apply({"type": "pass_captain", "round": 2}, 0.0)
+    assert g.captain == "s3" and g.phase == "choose" and g.last_event["kind"] == "captain_passed"
+    assert g.last_event["seat"] == "s2" and g.view("s3")["choices"] and "choices" not in g.view("s2")
+    act(g, "s3", "choose", theme=1)
+    assert set(g.numbers) == set(SEATS[:5])  # s2 still plays and holds a number
+    act(g, "s3", "answer", text="")
+    for s in ["s1", "s2", "s4", "s5"]:
+        act(g, s, "answer", text="")
+    reveal_in(g, sorted(g.answerers, key=g.numbers.get))
+    assert g.phase == "round_over" and g.view(None)["next_captain"] == "s4"  # s2 was skipped
+
+
+def test_host_passes_the_captaincy_while_ordering_and_with_nine():
+    g = make(6, first_captain="s2")
+    to_order(g, {s: i + 1 for i, s in enumerate(SEATS[:6])})
+    act(g, "s2", "pick", seat="s1")
+    g.host_apply({"type": "pass_captain", "round": 1}, 0.0)
+    assert g.captain == "s3" and g.pending is None and g.numbers["s2"] == 2  # s2 keeps playing
+    refused(g, "tt_not_captain", "s2", "pick", seat="s1")
+    reveal_in(g, ["s1", "s2", "s3", "s4", "s5", "s6"])
+    assert g.phase == "round_over" and g.unicorns == 6
+    nine = make(9, first_captain="s9")
+    assert "s9" not in nine.answerers
+    nine.host_apply({"type": "pass_captain", "round": 1}, 0.0)  # still choosing: s1 takes over
+    assert nine.captain == "s1" and nine.answerers == SEATS[1:9] and "s1" not in nine.answerers
+    act(nine, "s1", "choose", theme=0)
+    assert set(nine.numbers) == set(SEATS[1:9])
+
+
+def test_passing_the_captaincy_is_refused_between_rounds_and_after_the_game():
+    g = make(4, first_captain="s1")
+    play_round(g)
+    before = json.dumps(g.to_dict(), sort_keys=True)
+    with pytest.raises(RuleError) as info:
+        g.host_apply({"type": "pass_captain", "round": 1}, 0.0)
+    assert info.value.code == "tt_cannot_pass" and json.dumps(g.to_dict(), sort_keys=True) == before
+    with pytest.raises(RuleError) as info:
+        g.host_apply({"type": "pass_captain", "round": 3}, 0.0)
+    assert info.value.code == "tt_stale_round"

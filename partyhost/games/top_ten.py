@@ -234,6 +234,7 @@ class TopTen(Game):
     }
     HOST_ACTIONS: ClassVar[dict[str, dict]] = {
         "next_round": _action_schema("next_round", round=_ROUND),
+        "pass_captain": _action_schema("pass_captain", round=_ROUND),
     }
 
     def __init__(self) -> None:
@@ -352,18 +353,41 @@ class TopTen(Game):
         self.version += 1
 
     def host_apply(self, action: dict, now: float) -> None:
-        """The host's moves: ``next_round`` for a captain whose phone is away.
+        """The host's moves for a captain whose phone is away (*ours*): ``next_round`` draws the
+        next card; ``pass_captain`` hands this round's captaincy to the next seat (see
+        :meth:`_pass_captain`).
 
         Raises:
             RuleError: ``"bad_action"``, ``"game_over"``, ``"tt_stale_round"``,
-                ``"tt_round_not_over"``.
+                ``"tt_round_not_over"``, ``"tt_cannot_pass"``.
         """
-        self._check_shape(action, self.HOST_ACTIONS)
+        kind = self._check_shape(action, self.HOST_ACTIONS)
         if self.over:
             raise RuleError("game_over")
         self._check_round(action)
-        self._next_round()
+        if kind == "pass_captain":
+            self._pass_captain()
+        else:
+            self._next_round()
         self.version += 1
+
+    def _pass_captain(self) -> None:
+        """The captain's phone is away: the next seat takes over this round's captaincy (*ours*;
+        without it the table could only go on by removing that player). The old captain keeps
+        playing (any number they hold stays theirs), an unconfirmed pick is dropped, and the
+        captaincy moves on from the new captain next round. While choosing, the answerers are
+        counted again (with 9 players the new captain gets no number).
+
+        Raises ``"tt_cannot_pass"`` between rounds (``next_round`` is the host's move there).
+        """
+        if self.phase not in ("choose", "answer", "order"):
+            raise RuleError("tt_cannot_pass")
+        old, self.captain = self.captain, self._after(self.captain)
+        self.pending = None
+        if self.phase == "choose":
+            captain_answers = len(self.players) <= CAPTAIN_ANSWERS_UP_TO
+            self.answerers = [s for s in self.players if captain_answers or s != self.captain]
+        self._event("captain_passed", seat=old, captain=self.captain)
 
     def leave(self, seat: str, now: float) -> None:
         """Remove a (kicked) player mid-game; no token changes. Not in the rulebook (RULES.md

@@ -198,8 +198,15 @@
     else if (d.phase === "round_over") note = `${esc(t("tt.round_over", { round: g.round }))} · ${esc(t("tt.next_wait", { name: nameOf(s, g.next_captain) }))}`;
     else if (d.phase === "over") note = esc(t("tt.next_by_host"));
     if (g.last_event && g.last_event.kind === "left") note = `${esc(t("tt.left", { name: nameOf(s, g.last_event.seat) }))}${note ? " · " + note : ""}`;
+    if (g.last_event && g.last_event.kind === "captain_passed" && d.phase !== "over") {
+      note = `${esc(t("tt.captain_passed", { name: nameOf(s, g.last_event.seat), next: capName }))}${note ? " · " + note : ""}`;
+    }
+    /* the captain's phone is away: the host can hand this round's captaincy to the next seat */
+    const capAway = away.has(g.captain) && ["choose", "answer", "order"].includes(g.phase);
+    if (capAway) note = [esc(t("tt.captain_away", { name: capName })), note].filter(Boolean).join(" · ");
     const hostNext = s.host && d.phase === "round_over"
-      ? `<button class="small" data-tt-host-next="1" data-testid="tt-host-next">${esc(t("tt.host_next"))}</button>` : "";
+      ? `<button class="small" data-tt-host-next="1" data-testid="tt-host-next">${esc(t("tt.host_next"))}</button>`
+      : s.host && capAway ? `<button class="small" data-tt-pass="1" data-testid="tt-pass-captain">${esc(t("tt.pass_captain", { name: nameOf(s, g.next_captain) }))}</button>` : "";
 
     const players = g.players.map((p) => {
       const r = revealedNum.get(p.seat);
@@ -207,13 +214,12 @@
       const cls = [p.answered ? "answered" : "", g.pending === p.seat && !d.drum ? "pending" : "", d.drum && d.drum.seat === p.seat ? "drumming" : "",
         r ? "revealed" : "", away.has(p.seat) ? "away" : "", isCap ? "captain" : "", p.answerer ? "" : "no-number"].join(" ");
       return `<li class="tt-p ${cls}" data-seat="${esc(p.seat)}" data-testid="tt-player-${esc(p.seat)}" style="--c:${colour(s, p.seat)}">
-        <span class="who">${isCap ? CROWN : ""}<span class="nm">${esc(nameOf(s, p.seat))}</span>${p.answered && p.answerer ? `<span class="ok" title="${esc(t("tt.answered"))}">✔</span>` : ""}</span>
-        <span class="ans" data-testid="tt-answer-${esc(p.seat)}">${p.answerer ? (g.phase === "choose" ? "" : answerText(p, g)) : `<em>${esc(t("tt.captain"))}</em>`}</span>
-        ${r ? `<span class="num ${r.mistake ? "bad" : ""}">${r.number}</span>` : ""}
+        <span class="who">${isCap ? CROWN : ""}<span class="nm">${esc(nameOf(s, p.seat))}</span>${p.answered && p.answerer ? `<span class="ok" title="${esc(t("tt.answered"))}">✔</span>` : ""}${r ? `<span class="num ${r.mistake ? "bad" : ""}">${r.number}</span>` : ""}</span>
+        <span class="ans" data-testid="tt-answer-${esc(p.seat)}">${p.answerer ? (g.phase === "choose" ? "" : answerText(p, g)) : isCap ? `<em>${esc(t("tt.captain"))}</em>` : ""}</span>
       </li>`;
     }).join("");
 
-    root.innerHTML = `<div class="tt tv phase-${d.phase}" data-testid="tt-tv">
+    root.innerHTML = `<div class="tt tv phase-${d.phase}" data-testid="tt-tv" data-lang="${esc(PH.lang)}">
       <header class="tt-head">
         <span class="tt-round" data-testid="tt-round">${esc(t("tt.round_of", { round: g.round, rounds: g.rounds }))}</span>
         <span class="tt-captain" data-testid="tt-captain">${CROWN}${esc(t("tt.captain_is", { name: capName }))}</span>
@@ -224,8 +230,21 @@
       <ul class="tt-players n${g.players.length}">${players}</ul>
       <p class="tt-note" data-testid="tt-note">${note}${hostNext}</p>
     </div>`;
+    /* The answers take the lines the screen has room for: when the theme (a long title on two
+       lines) no longer fits above them, they keep to four lines, then two, and then the title
+       gets smaller. */
+    const middle = root.querySelector(".tt-centre");
+    const ttv = root.querySelector(".tt.tv");
+    let step = "";
+    for (const next of ["mid", "tight", "tighter"]) {
+      if (middle.scrollHeight <= middle.clientHeight + 1) break;
+      if (step) ttv.classList.remove(step);
+      ttv.classList.add((step = next));
+    }
     const hn = root.querySelector("[data-tt-host-next]");
     if (hn) hn.onclick = () => { hn.disabled = true; PH.hostAct("next_round", { round: g.round }).then((r) => { if (!r.ok) hn.disabled = false; }); };
+    const pass = root.querySelector("[data-tt-pass]");
+    if (pass) pass.onclick = () => { pass.disabled = true; PH.hostAct("pass_captain", { round: g.round }).then((r) => { if (!r.ok) pass.disabled = false; }); };
   }
 
   // --- phone -----------------------------------------------------------------------------------
@@ -346,6 +365,7 @@
     const top = root.querySelector(".tt-top");
     const isCap = g.captain === me;
     const ttRoot = root.querySelector(".tt.phone");
+    ttRoot.dataset.lang = PH.lang;
     ttRoot.classList.toggle("ordering", isCap && d.phase === "order");
     ttRoot.classList.toggle("compact", d.phase === "order" || d.phase === "round_over");
     top.innerHTML = `<div class="tt-status"><span data-testid="tt-round">${esc(t("tt.round_of", { round: g.round, rounds: g.rounds }))}</span>
@@ -359,7 +379,7 @@
     if (peek.key !== pkey) { peek.key = pkey; peek.open = false; clearTimeout(peek.timer); }
     const showPeek = me && d.phase !== "choose" && d.phase !== "over";
     peekSlot.innerHTML = showPeek ? (g.number != null ? peekHtml(g)
-      : mine && !mine.answerer ? `<p class="note" data-testid="no-number">${esc(t("tt.no_number"))}</p>` : "") : "";
+      : mine && !mine.answerer && isCap ? `<p class="note" data-testid="no-number">${esc(t("tt.no_number"))}</p>` : "") : "";
     const pk = peekSlot.querySelector("[data-testid=peek]");
     if (pk) pk.onclick = () => {
       peek.open = !peek.open;
@@ -407,6 +427,22 @@
     if (undo) undo.onclick = () => send({ type: "undo", round: g.round });
     const next = main.querySelector("[data-testid=next-round]");
     if (next) next.onclick = () => { next.disabled = true; send({ type: "next_round", round: g.round }); };
+
+    /* a host phone (the host may play across the room from the TV) has the TV's moves for a
+       captain whose phone is away: draw the next card, or hand the round to the next seat */
+    const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
+    let hostMove = "";
+    if (s.host && d.phase === "round_over" && g.next_captain !== me && away.has(g.next_captain)) {
+      hostMove = `<button class="small" data-tt-host="next_round" data-testid="tt-host-next">${esc(t("tt.host_next"))}</button>`;
+    } else if (s.host && ["choose", "answer", "order"].includes(g.phase) && g.captain !== me && away.has(g.captain)) {
+      hostMove = `<p class="small">${esc(t("tt.captain_away", { name: nameOf(s, g.captain) }))}</p>
+        <button class="small" data-tt-host="pass_captain" data-testid="tt-pass-captain">${esc(t("tt.pass_captain", { name: nameOf(s, g.next_captain) }))}</button>`;
+    }
+    if (hostMove) {
+      main.insertAdjacentHTML("beforeend", `<div class="tt-host-move" data-testid="tt-host-move">${hostMove}</div>`);
+      const b = main.querySelector("[data-tt-host]");
+      b.onclick = () => { b.disabled = true; PH.hostAct(b.dataset.ttHost, { round: g.round }).then((r) => { if (!r.ok) b.disabled = false; }); };
+    }
   }
 
   // --- lobby options ---------------------------------------------------------------------------
@@ -420,8 +456,10 @@
         ${esc(t("tt.opt.rounds." + o.rounds))} · ${esc(t("tt.opt.themes"))}: ${esc(t("tt.opt.lang." + o.themes))}</p>`;
       return;
     }
-    if (!root.querySelector(".tt-opts")) {
-      root.innerHTML = `<div class="tt-opts" data-testid="tt-options">
+    /* drawn again when the page's language changes (not while a select is open) */
+    const built = root.querySelector(".tt-opts");
+    if (!built || (built.dataset.lang !== PH.lang && !built.contains(document.activeElement))) {
+      root.innerHTML = `<div class="tt-opts" data-testid="tt-options" data-lang="${esc(PH.lang)}">
         <label title="${esc(t("tt.opt.first_hint"))}">${esc(t("tt.opt.first_captain"))} <select data-opt="first_captain" data-testid="opt-first-captain"></select></label>
         <label>${esc(t("tt.opt.rounds"))} <select data-opt="rounds" data-testid="opt-rounds">
           <option value="five">${esc(t("tt.opt.rounds.five"))}</option><option value="players">${esc(t("tt.opt.rounds.players"))}</option></select></label>

@@ -38,18 +38,21 @@
         `<option value="${i}" ${i === s.join.index ? "selected" : ""}>${esc(a.address)} — ${esc(a.interface)}${a.virtual ? " (virtual)" : ""}</option>`).join("")}</select></label>`;
   }
 
-  function rosterHtml(s) {
+  /* ``compact``: the lobby with many seats in two columns; the host tools become symbols (their
+     words in the tooltip and for screen readers) so a name keeps most of its line. */
+  function rosterHtml(s, compact) {
     if (!s.party.roster.length) return `<p class="empty">${esc(t("lobby.empty"))}</p>`;
+    const tool = (label, symbol) => (compact ? `title="${esc(label)}" aria-label="${esc(label)}">${symbol}` : `>${esc(label)}`);
     return `<ul class="roster big" data-testid="roster">${s.party.roster.map((r) => `
       <li class="${r.connected ? "" : "away"}" data-seat="${esc(r.seat)}">
         <span class="dot" style="background:${PH.colorOf(s, r.seat)}"></span>
-        <span class="who">${esc(r.name)}</span>
+        <span class="who" title="${esc(r.name)}">${esc(r.name)}</span>
         ${r.host ? `<span class="tag host">${esc(t("roster.host"))}</span>` : ""}
         ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
         ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}
         ${s.host ? `<span class="tools">
-          <button class="small" data-promote="${esc(r.seat)}">${esc(t(r.host ? "roster.demote" : "roster.promote"))}</button>
-          <button class="small danger" data-kick="${esc(r.seat)}">${esc(t("roster.kick"))}</button></span>` : ""}
+          <button class="small" data-promote="${esc(r.seat)}" ${tool(t(r.host ? "roster.demote" : "roster.promote"), r.host ? "☆" : "★")}</button>
+          <button class="small danger" data-kick="${esc(r.seat)}" ${tool(t("roster.kick"), "×")}</button></span>` : ""}
       </li>`).join("")}</ul>`;
   }
 
@@ -81,7 +84,7 @@
     const many = s.party.roster.length > 4;
     const side = app.querySelector(".side");
     if (!side.querySelector(".game-options")) {
-      side.innerHTML = `<div class="picker"></div><div class="game-options" data-testid="game-options"></div><div class="players"></div>`;
+      side.innerHTML = `<div class="picker"></div><div class="game-options" data-testid="game-options"></div><div class="lobby-players"></div>`;
     }
     const picker = side.querySelector(".picker");
     picker.innerHTML = `
@@ -90,9 +93,16 @@
         ${gamePicker(s)}`;
     PH.wireHost(picker, s);
     PH.lobbyOptions(side.querySelector(".game-options"), s);
-    const players = side.querySelector(".players");
-    players.innerHTML = `<h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
-        <div class="${many ? "two-col" : ""}">${rosterHtml(s)}</div>`;
+    const players = side.querySelector(".lobby-players");
+    /* A TV never scrolls: more than four seats start in two compact columns, and whenever the
+       side column still overflows (a "game ended" note, a game's options, a longer blurb in
+       English, many seats) the list steps down to the next denser layout. */
+    const layouts = ["", "two-col", "two-col tight"];
+    for (let i = many ? 1 : 0; i < layouts.length; i++) {
+      players.innerHTML = `<h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
+        <div class="${layouts[i]}">${rosterHtml(s, i > 0)}</div>`;
+      if (side.scrollHeight <= side.clientHeight + 1) break;
+    }
     PH.wireHost(players, s);
   }
 
@@ -119,11 +129,19 @@
     const corner = app.querySelector(".corner-qr");
     const url = s.join ? s.join.url : "";
     if (corner.dataset.url !== url) { corner.dataset.url = url; corner.innerHTML = qrBlock(s, true); }
-    app.querySelector(".corner-roster").innerHTML = s.host ? rosterHtml(s) : "";
+    /* The corner may not grow over the top bar (its buttons would be covered): when the host's
+       list does not fit under the QR code, it goes to one line per name with symbol tools. */
+    const cornerRoster = app.querySelector(".corner-roster");
+    cornerRoster.classList.remove("compact");
+    cornerRoster.innerHTML = s.host ? rosterHtml(s) : "";
+    if (s.host && cornerRoster.scrollHeight > cornerRoster.clientHeight + 1) {
+      cornerRoster.classList.add("compact");
+      cornerRoster.innerHTML = rosterHtml(s, true);
+    }
     const pause = app.querySelector(".pause-slot");
     pause.innerHTML = s.party.paused ? PH.pausedHtml(s, `<div class="pause-roster">${rosterHtml(s)}</div>`) : "";
     PH.wireHost(pause, s);
-    PH.wireHost(app.querySelector(".corner-roster"), s);
+    PH.wireHost(cornerRoster, s);
     const game = PH.games[s.game.game];
     if (game) game.tv(app.querySelector("#game-root"), s);
   }
