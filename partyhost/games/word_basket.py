@@ -35,7 +35,9 @@ How phones stand in for the table (our own choices, all documented in ``docs/wor
   on the play that leaves one card). Any other player may point out a missing リーチ
   (``point_out``): one penalty card. A player who plays their last card without リーチ — or whose
   last word may still be challenged — wins only once ``reach_window`` seconds pass with no
-  point-out and no rejected challenge; plays and resets wait meanwhile (``wb_win_pending``).
+  point-out and no rejected challenge; plays and resets wait meanwhile (``wb_win_pending``). A
+  vote on that last word stops the window (no point-out during a vote): when the word stands and
+  the リーチ is still missing, the window starts again.
 * **Reshuffle.** When a draw finds the deck empty, the whole basket is shuffled into a new deck
   (seed: 箱にあるカードを全て混ぜて), the owed draws are paid, then a new field is turned (number
   wilds are skipped). If no card can be drawn at all, the draw is forgiven.
@@ -766,6 +768,11 @@ class WordBasket(Game):
                 pending["needs"].remove("word")
                 if not pending["needs"]:
                     self._win(owner)
+                else:
+                    # Nobody could point out the missing リーチ while the vote was open
+                    # (wb_vote_open): the window starts again now rather than having run out.
+                    pending["until"] = max(pending["until"], now + self.reach_window)
+                    self._event("win_pending", seat=owner, needs=list(pending["needs"]), until=pending["until"])
             return
         # rejected: the card back, one penalty card, the field back (RULES.md "Words")
         entry = self.basket.pop()
