@@ -55,3 +55,34 @@ def test_after_the_vote_the_window_still_ends_and_the_player_wins():
     assert g.next_deadline() == g.pending_win["until"]
     g.tick(g.pending_win["until"])
     assert g.over and g.winner == "s1"
+
+
+# ----- words typed in kanji with the honorific お/ご ------------------------------------------------
+
+@pytest.mark.parametrize("surface,first", [("お寿司", "おすし"), ("お花", "おはな"), ("お肉", "おにく"),
+                                           ("お箸", "おはし"), ("お手紙", "おてがみ"), ("お団子", "おだんご"),
+                                           ("ご近所", "ごきんじょ"), ("ご家族", "ごかぞく")])
+def test_honorific_o_and_go_before_a_kanji_word_give_a_reading(surface, first):
+    """A Japanese table says お寿司, お花, ご近所 as often as the bare noun; the written form is not in
+    the list, but its reading is the prefix and a reading of the rest. The phone must show that
+    reading (not "no reading found, type it in kana"); a rendaku form (ずし) is not offered."""
+    readings = WordBasket._readings(surface)
+    assert readings and readings[0] == first, readings
+    assert "おずし" not in readings
+
+
+def test_a_word_with_honorific_o_is_played_with_its_reading_and_judged_by_the_table():
+    g = arrange(new_game(3), {"s1": [K("し"), K("こ")], "s2": [K("ほ"), K("ね")], "s3": [K("す")]}, K("お"))
+    with pytest.raises(RuleError) as info:
+        play(g, "s1", K("し"), "お寿司")
+    assert info.value.code == "wb_reading_needed" and "おすし" in info.value.params["readings"]
+    play(g, "s1", K("し"), "お寿司", reading="おすし")
+    top = g.view(None)["chain"][-1]
+    assert (top["word"], top["reading"], top["unknown"]) == ("お寿司", "おすし", True)  # "?": the table decides
+    assert g.field["kana"] == "し"
+
+
+def test_known_written_forms_keep_their_own_readings_and_junk_stays_unknown():
+    assert WordBasket._readings("お茶") == ["おちゃ"]
+    assert WordBasket._readings("お") == [] and WordBasket._readings("おabc") == []
+    assert WordBasket._readings("お蟐蟐") == []

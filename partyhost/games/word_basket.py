@@ -153,6 +153,17 @@ def _has_kanji(text: str) -> bool:
     return any(ch == "々" or unicodedata.name(ch, "").startswith("CJK") for ch in text)
 
 
+#: Honorific prefixes (美化語) said before everyday nouns: お寿司, ご近所 (see ``WordBasket._readings``).
+HONORIFICS = ("お", "ご")
+
+
+def _is_rendaku_of(reading: str, readings: list[str]) -> bool:
+    """True when ``reading`` is the voiced (rendaku) form of another reading in ``readings``
+    (ずし of すし, ばな of はな): the form a noun takes inside a compound, not after お."""
+    unvoiced = kana.plain(reading[:1]) + reading[1:]
+    return unvoiced != reading and unvoiced in readings
+
+
 def _is_number(card_id: int) -> bool:
     return CARDS[card_id]["kind"] == "number"
 
@@ -460,9 +471,19 @@ class WordBasket(Game):
     @staticmethod
     def _readings(surface: str) -> list[str]:
         """Known kana readings of a word typed in kanji (normalised, deduplicated, at most
-        :data:`LOOKUP_MAX`)."""
+        :data:`LOOKUP_MAX`).
+
+        A written form the list does not hold but that is the honorific お/ご before a word it
+        does hold (お寿司, お花, ご近所: how a Japanese table says many everyday nouns) reads as the
+        prefix and the readings of the rest, without their rendaku forms (お寿司 is おすし, never
+        おずし). Such a reading is not made a known word by this: the table still judges it."""
+        candidates = japanese.readings_of(surface)
+        key = kana.normalize(surface)
+        if not candidates and key[:1] in HONORIFICS and _has_kanji(key[1:]):
+            rest = japanese.readings_of(key[1:])
+            candidates = [key[0] + r for r in rest if not _is_rendaku_of(r, rest)]
         out: list[str] = []
-        for candidate in japanese.readings_of(surface):
+        for candidate in candidates:
             try:
                 k = kana.reading(candidate).kana
             except kana.ReadingError:
