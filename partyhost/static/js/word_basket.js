@@ -357,13 +357,20 @@
     handEl.hidden = over;
     if (over) return;
     if (P.resetMode) {
-      hint.innerHTML = `<p class="reset-ask">${esc(t("wbui.reset_pick"))}</p>`;
+      /* recorded in dataset.html like every other drawing, so that leaving this mode redraws the
+         playing hand (else the pick buttons stayed, and a tap reset the whole hand) */
+      const ask = `<p class="reset-ask">${esc(t("wbui.reset_pick"))}</p>`;
+      const picks = hand.map((c) => `<button class="wbcard k-${c.kind}" data-top="${c.id}" data-testid="card-${c.id}" ${c.kind === "number" ? "disabled" : ""}>${face(c)}</button>`).join("");
       handEl.className = "wb-hand picking";
-      handEl.innerHTML = hand.map((c) => `<button class="wbcard k-${c.kind}" data-top="${c.id}" data-testid="card-${c.id}" ${c.kind === "number" ? "disabled" : ""}>${face(c)}</button>`).join("");
+      if (hint.dataset.html !== ask) { hint.dataset.html = ask; hint.innerHTML = ask; }
+      if (handEl.dataset.html === picks) return;
+      handEl.dataset.html = picks;
+      handEl.innerHTML = picks;
       handEl.querySelectorAll("[data-top]").forEach((b) => {
         b.onclick = () => {
           P.resetMode = false;
-          PH.act({ type: "reset", field: g.field.serial, top: Number(b.dataset.top) }).then(() => P.s && render(P.s));
+          /* the field now, not when these buttons were drawn (another card may have come in) */
+          PH.act({ type: "reset", field: P.s.game.field.serial, top: Number(b.dataset.top) }).then(() => P.s && render(P.s));
           render(s);
         };
       });

