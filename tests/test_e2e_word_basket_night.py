@@ -109,3 +109,44 @@ def test_a_cancelled_reset_gives_the_hand_back_for_playing(server, browser, sio_
         assert not problems, problems
     finally:
         close_all(tv, a.page)
+
+
+# names as long as a phone lets one type (16 characters)
+LONG_NAMES = ["たかはしけんたろう", "Alexandria Montg", "さいとうあすか", "ジョナサン・リヴィングストン"[:16], "ひろし",
+              "Mississippi-Burn", "わたなべみなみ", "やまもとさくら"]
+
+
+def test_a_long_word_under_a_vote_leaves_the_tv_field_card_readable(server, browser, sio_peer):
+    """Eight players with long names; someone plays a made-up word of 30 kana (the longest allowed)
+    and another challenges it. The vote box grew to three lines of huge kana and squashed the field
+    card to a pill a few letters high: the table could no longer see the field."""
+    srv = server(mode="eventlet", seed=3)
+    problems: list[str] = []
+    tv = browser.new_context(viewport=TV_VIEWPORT).new_page()
+    watch(tv, "tv", problems)
+    tv.goto(srv.url + "/tv")
+    try:
+        peers = [_socket_phone(sio_peer, srv, name) for name in LONG_NAMES]
+        _start(tv)
+        normal = tv.get_by_test_id("field").bounding_box()
+        assert normal and normal["height"] > 300, normal
+        for peer in peers:
+            g = _view(peer)
+            long_play = _long_unknown_play(g)
+            if long_play:
+                assert peer.act(type="play", field=g["field"]["serial"], card=long_play[0], word=long_play[1])["ok"]
+                break
+        challenger = next(p for p in peers if p is not peer)
+        g = challenger.wait_state(lambda s: s["game"]["challengeable"], "the word to challenge")["game"]
+        assert challenger.act(type="challenge", field=g["challengeable"]["field"])["ok"]
+        expect(tv.get_by_test_id("vote-word")).to_have_text(long_play[1])
+        box = tv.get_by_test_id("field").bounding_box()
+        assert box["height"] >= 0.6 * normal["height"], (box, normal)
+        letter = tv.get_by_test_id("field").locator(".k").bounding_box()
+        assert letter["height"] >= 80, letter  # it was a pill ~35 px high
+        lines = tv.get_by_test_id("vote-word").evaluate(
+            "(el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight || 1))")
+        assert lines <= 2, lines
+        assert not problems, problems
+    finally:
+        close_all(tv)

@@ -137,6 +137,10 @@
     return `<span class="k num">${c.number === 7 ? "7+" : c.number}</span><small>${esc(t(c.number === 7 ? "wbui.num_more" : "wbui.num_exact", { n: c.number }))}</small>`;
   }
 
+  /* A word shown big (the vote's subject) gets smaller type when long, so that even 30 kana take
+     two lines and leave the TV's field card its room. */
+  const lengthClass = (word) => { const n = [...(word || "")].length; return n > 20 ? "xlong" : n > 12 ? "long" : ""; };
+
   /* The vote box: subject, tally, countdown; phones add the ballot, the host's TV the overrule. */
   function voteBox(g, s, mode) {
     const v = g.vote;
@@ -149,7 +153,7 @@
     const reading = subj.reading && subj.reading !== subj.word ? `<span class="rd">${esc(subj.reading)}</span>` : "";
     return `<div class="wb-vote" data-testid="vote">
       <p class="ask">${esc(t("wbui.vote_q", { by: name(s, v.by), name: name(s, v.seat) }))}</p>
-      <p class="w"><span data-testid="vote-word">${esc(subj.word || "")}</span>${reading}</p>
+      <p class="w ${lengthClass(subj.word)}"><span data-testid="vote-word">${esc(subj.word || "")}</span>${reading}</p>
       <p class="tally"><span class="yes">${esc(t("wbui.accept"))} <b data-testid="tally-accept">${c.accept}</b></span>
         <span class="no">${esc(t("wbui.reject"))} <b data-testid="tally-reject">${c.reject}</b></span>
         <span class="wait">${esc(t("wbui.waiting", { count: c.waiting }))}</span>
