@@ -150,3 +150,44 @@ def test_a_long_word_under_a_vote_leaves_the_tv_field_card_readable(server, brow
         assert not problems, problems
     finally:
         close_all(tv)
+
+
+def test_while_play_is_stopped_the_phone_does_not_say_tap_the_card(server, browser, sio_peer):
+    """During a table vote a player types their next word. The phone lit the card up and said
+    'tap the glowing card to play', but the card was disabled: a tap did nothing and nothing said
+    why. It must say that cards wait for the vote, then let the card be played once it is over."""
+    srv = server(mode="eventlet", seed=11)
+    problems: list[str] = []
+    tv = browser.new_context(viewport=TV_VIEWPORT).new_page()
+    watch(tv, "tv", problems)
+    tv.goto(srv.url + "/tv")
+    a = Phone(browser, srv.lan_url, "あき", problems)
+    try:
+        a.join()
+        b, c = _socket_phone(sio_peer, srv, "Ben"), _socket_phone(sio_peer, srv, "ちひろ")
+        _start(tv, [a.page])
+        for peer in (b, c):
+            g = _view(peer)
+            made_up = find_play(g, not_known=True)
+            if made_up:
+                assert peer.act(type="play", field=g["field"]["serial"], card=made_up[0], word=made_up[1])["ok"]
+                break
+        assert made_up, "no made-up word fits"
+        other = c if peer is b else b
+        g = other.wait_state(lambda s: s["game"]["challengeable"], "the word to challenge")["game"]
+        assert other.act(type="challenge", field=g["challengeable"]["field"])["ok"]
+        expect(a.page.get_by_test_id("vote")).to_be_visible()
+        found = find_play(a.game())
+        assert found, "no word for あき's hand"
+        a.type_word(found[1])
+        hint = a.page.get_by_test_id("fit-hint")
+        expect(hint).to_contain_text("投票が終わるまで")
+        expect(hint).not_to_contain_text("タップして出す")
+        expect(a.card(found[0])).to_be_disabled()
+        a.page.get_by_test_id("ballot-accept").tap()  # a tie: the word stands, play goes on
+        expect(a.page.get_by_test_id("vote")).to_have_count(0)
+        expect(hint).to_contain_text("タップして出す")
+        expect(a.card(found[0])).to_be_enabled()
+        assert not problems, problems
+    finally:
+        close_all(tv, a.page)

@@ -390,6 +390,7 @@
     else if (!f.cur.error && g.phase === "vote") hintHtml = `<p class="small">${esc(t("wbui.vote_pause"))}</p>`;
     else if (!f.cur.error && live) hintHtml = `<p class="small">${esc(t(g.field.kana || g.field.row ? "wbui.start_with" : "wbui.start_any", { field: fieldLabel(g.field) }))}</p>`;
     if (f.reason) hintHtml += `<p class="why" data-testid="why">${esc(f.reason)}</p>`;
+    else if (f.fits.size && !live) hintHtml += `<p class="held">${esc(t(g.phase === "vote" ? "wbui.vote_pause" : "wbui.pending_pause"))}</p>`;
     else if (f.fits.size) hintHtml += `<p class="ok">${esc(t("wbui.tap_fit"))}</p>`;
     if (hint.dataset.html !== hintHtml) {
       hint.dataset.html = hintHtml;
@@ -399,7 +400,7 @@
         b.onclick = () => { P.reading = b.dataset.reading; drawHand(s); };
       });
     }
-    handEl.className = "wb-hand" + (f.cur.r ? " judging" : "") + (hand.length > 6 ? " many" : "");
+    handEl.className = "wb-hand" + (f.cur.r ? " judging" : "") + (hand.length > 6 ? " many" : "") + (live ? "" : " held");
     const cards = hand.map((c) => {
       const fit = f.fits.has(c.id);
       return `<button class="wbcard k-${c.kind} ${fit ? "fit" : ""} ${P.inflight === c.id ? "sending" : ""}" data-card="${c.id}" data-testid="card-${c.id}"
