@@ -191,3 +191,40 @@ def test_while_play_is_stopped_the_phone_does_not_say_tap_the_card(server, brows
         assert not problems, problems
     finally:
         close_all(tv, a.page)
+
+
+def test_a_late_arrival_watching_on_the_phone_sees_a_readable_word_list(server, browser, sio_peer):
+    """Someone who arrives mid-game watches on the phone. The word list used the TV's markup with
+    no phone styling: 'ねいし し Ben' ran together on one line, the card's kana looking like part of
+    the word. Each word must be its own row, with the card apart from the word."""
+    srv = server(mode="eventlet", seed=21)
+    problems: list[str] = []
+    tv = browser.new_context(viewport=TV_VIEWPORT).new_page()
+    watch(tv, "tv", problems)
+    tv.goto(srv.url + "/tv")
+    try:
+        b, c = _socket_phone(sio_peer, srv, "Ben"), _socket_phone(sio_peer, srv, "ちひろ")
+        _start(tv)
+        played = 0
+        for peer in (b, c, b, c):
+            g = _view(peer)
+            found = find_play(g)
+            if found and peer.act(type="play", field=g["field"]["serial"], card=found[0], word=found[1])["ok"]:
+                played += 1
+                peer.wait_state(lambda s, v=g["version"]: s["game"]["version"] > v, "the play applied")
+        played = len(_view(b)["chain"])  # a play a moment late for a field is bounced, not chained
+        assert played >= 2
+        late = Phone(browser, srv.lan_url, "おそい", problems)
+        late.page.get_by_test_id("name").fill("おそい")
+        late.page.get_by_test_id("join").tap()
+        rows = late.page.locator(".wb.spectating .wb-chain li")
+        expect(rows).to_have_count(played)
+        boxes = [rows.nth(i).bounding_box() for i in range(played)]
+        assert all(boxes[i]["y"] + boxes[i]["height"] <= boxes[i + 1]["y"] + 1 for i in range(played - 1)), boxes
+        for i in range(played):
+            word, label = rows.nth(i).locator(".w").bounding_box(), rows.nth(i).locator(".lbl").bounding_box()
+            assert label["x"] >= word["x"] + word["width"] + 8, (word, label)  # apart, not run together
+        assert late.page.evaluate("document.scrollingElement.scrollWidth - innerWidth") <= 0
+        assert not problems, problems
+    finally:
+        close_all(tv)
