@@ -228,3 +228,53 @@ def test_a_late_arrival_watching_on_the_phone_sees_a_readable_word_list(server, 
         assert not problems, problems
     finally:
         close_all(tv)
+
+
+def _play_to_a_win(winner, helper) -> None:
+    """Socket phone ``winner`` plays its hand out (リーチ with its second-last card); ``helper``
+    plays when ``winner`` has no word. Dictionary words only, so the win is at once."""
+    for _ in range(60):
+        g = _view(winner)
+        if g["phase"] == "over":
+            return
+        for peer in (winner, helper):
+            g = _view(peer)
+            found = find_play(g)
+            if not found:
+                continue
+            extra = {"reach": True} if peer is winner and len(g["hand"]) == 2 else {}
+            res = peer.act(type="play", field=g["field"]["serial"], card=found[0], word=found[1], **extra)
+            if res["ok"]:
+                peer.wait_state(lambda s, v=g["version"]: s["game"]["version"] > v, "the play applied")
+            break
+        else:
+            g = _view(helper)
+            top = next(c["id"] for c in g["hand"] if c["kind"] != "number")
+            assert helper.act(type="reset", field=g["field"]["serial"], top=top)["ok"]
+    raise AssertionError("no winner")
+
+
+def test_play_again_starts_the_phone_with_an_empty_word_box(server, browser, sio_peer):
+    """A player is still typing when someone wins; the host taps もう一度遊ぶ. The new game opened
+    with last game's half-typed word in the box, judged against the new field."""
+    srv = server(mode="eventlet", seed=4)
+    problems: list[str] = []
+    tv = browser.new_context(viewport=TV_VIEWPORT).new_page()
+    watch(tv, "tv", problems)
+    tv.goto(srv.url + "/tv")
+    a = Phone(browser, srv.lan_url, "あき", problems)
+    try:
+        a.join()
+        b, c = _socket_phone(sio_peer, srv, "Ben"), _socket_phone(sio_peer, srv, "ちひろ")
+        _start(tv, [a.page])
+        a.type_word("あいうえ")
+        _play_to_a_win(b, c)
+        expect(tv.get_by_test_id("tv-result")).to_be_visible()
+        tv.get_by_test_id("again").click()
+        a.wait_view(lambda g: g["phase"] == "play" and not g["chain"], "the new game")
+        expect(a.page.get_by_test_id("hand").locator(".wbcard")).to_have_count(5)
+        expect(a.page.get_by_test_id("word")).to_have_value("")
+        expect(a.page.get_by_test_id("why")).to_have_count(0)
+        assert not problems, problems
+    finally:
+        close_all(tv, a.page)

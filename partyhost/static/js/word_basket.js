@@ -211,7 +211,7 @@
   const P = {
     el: null, input: null, composing: false, reading: null /* chosen reading of a kanji word */,
     lookupSent: "", lookupTimer: null, inflight: null, resetMode: false, reachWith: false,
-    seenEvent: null, s: null,
+    seenEvent: null, s: null, game: null /* s.party.serial of the game drawn */,
   };
   PH.on("conn", () => { P.inflight = null; P.lookupSent = ""; }); /* a lookup lost with the connection is asked again */
 
@@ -505,6 +505,11 @@
     const g = s.game;
     if (!g.hand || !s.me || !s.me.playing) { spectator(root, s); return; }
     if (!P.el || !root.contains(P.el)) { skeleton(root); P.seenEvent = null; P.resetMode = false; }
+    if (P.game !== s.party.serial) {
+      /* a new game (play again keeps this page): nothing typed or chosen for the last one carries over */
+      P.game = s.party.serial;
+      P.input.value = ""; P.reading = null; P.reachWith = false; P.resetMode = false; P.seenEvent = null;
+    }
     if (P.resetMode && (g.phase !== "play" || g.pending_win)) P.resetMode = false;
     feel(g, s);
     render(s);
