@@ -278,3 +278,29 @@ def test_play_again_starts_the_phone_with_an_empty_word_box(server, browser, sio
         assert not problems, problems
     finally:
         close_all(tv, a.page)
+
+
+def test_eight_players_with_long_names_fit_the_tv_lobby(server, browser, sio_peer):
+    """Eight people join for Word Basket. The TV lobby's player list (two columns from five
+    players on) was wider than its panel and centred, so both columns stuck out: names cut on the
+    left, the kick buttons cut off at the right edge of the TV."""
+    srv = server(mode="eventlet", seed=3)
+    problems: list[str] = []
+    tv = browser.new_context(viewport=TV_VIEWPORT).new_page()
+    watch(tv, "tv", problems)
+    tv.goto(srv.url + "/tv")
+    try:
+        for name in LONG_NAMES:
+            _socket_phone(sio_peer, srv, name)
+        tv.locator("[data-choose=word_basket]").click()
+        rows = tv.locator(".side .players li")
+        expect(rows).to_have_count(8)
+        panel = tv.locator(".side").bounding_box()
+        for i in range(8):
+            for part in (rows.nth(i), rows.nth(i).locator("[data-kick]")):
+                box = part.bounding_box()
+                assert box["x"] >= panel["x"] - 0.5 and box["x"] + box["width"] <= panel["x"] + panel["width"] + 0.5, (
+                    rows.nth(i).inner_text(), box, panel)
+        assert not problems, problems
+    finally:
+        close_all(tv)
