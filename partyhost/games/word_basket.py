@@ -35,7 +35,9 @@ How phones stand in for the table (our own choices, all documented in ``docs/wor
   on the play that leaves one card). Any other player may point out a missing リーチ
   (``point_out``): one penalty card. A player who plays their last card without リーチ — or whose
   last word may still be challenged — wins only once ``reach_window`` seconds pass with no
-  point-out and no rejected challenge; plays and resets wait meanwhile (``wb_win_pending``).
+  point-out and no rejected challenge; plays and resets wait meanwhile (``wb_win_pending``). A
+  vote on that last word stops the window (no point-out during a vote): when the word stands and
+  the リーチ is still missing, the window starts again.
 * **Reshuffle.** When a draw finds the deck empty, the whole basket is shuffled into a new deck
   (seed: 箱にあるカードを全て混ぜて), the owed draws are paid, then a new field is turned (number
   wilds are skipped). If no card can be drawn at all, the draw is forgiven.
@@ -149,6 +151,17 @@ def card_label(card_id: int) -> str:
 def _has_kanji(text: str) -> bool:
     """True when ``text`` holds a kanji (CJK ideograph or 々), i.e. it may have a dictionary reading."""
     return any(ch == "々" or unicodedata.name(ch, "").startswith("CJK") for ch in text)
+
+
+#: Honorific prefixes (美化語) said before everyday nouns: お寿司, ご近所 (see ``WordBasket._readings``).
+HONORIFICS = ("お", "ご")
+
+
+def _is_rendaku_of(reading: str, readings: list[str]) -> bool:
+    """True when ``reading`` is the voiced (rendaku) form of another reading in ``readings``
+    (ずし of すし, ばな of はな): the form a noun takes inside a compound, not after お."""
+    unvoiced = kana.plain(reading[:1]) + reading[1:]
+    return unvoiced != reading and unvoiced in readings
 
 
 def _is_number(card_id: int) -> bool:
@@ -458,9 +471,19 @@ class WordBasket(Game):
     @staticmethod
     def _readings(surface: str) -> list[str]:
         """Known kana readings of a word typed in kanji (normalised, deduplicated, at most
-        :data:`LOOKUP_MAX`)."""
+        :data:`LOOKUP_MAX`).
+
+        A written form the list does not hold but that is the honorific お/ご before a word it
+        does hold (お寿司, お花, ご近所: how a Japanese table says many everyday nouns) reads as the
+        prefix and the readings of the rest, without their rendaku forms (お寿司 is おすし, never
+        おずし). Such a reading is not made a known word by this: the table still judges it."""
+        candidates = japanese.readings_of(surface)
+        key = kana.normalize(surface)
+        if not candidates and key[:1] in HONORIFICS and _has_kanji(key[1:]):
+            rest = japanese.readings_of(key[1:])
+            candidates = [key[0] + r for r in rest if not _is_rendaku_of(r, rest)]
         out: list[str] = []
-        for candidate in japanese.readings_of(surface):
+        for candidate in candidates:
             try:
                 k = kana.reading(candidate).kana
             except kana.ReadingError:
@@ -766,6 +789,11 @@ class WordBasket(Game):
                 pending["needs"].remove("word")
                 if not pending["needs"]:
                     self._win(owner)
+                else:
+                    # Nobody could point out the missing リーチ while the vote was open
+                    # (wb_vote_open): the window starts again now rather than having run out.
+                    pending["until"] = max(pending["until"], now + self.reach_window)
+                    self._event("win_pending", seat=owner, needs=list(pending["needs"]), until=pending["until"])
             return
         # rejected: the card back, one penalty card, the field back (RULES.md "Words")
         entry = self.basket.pop()

@@ -137,6 +137,10 @@
     return `<span class="k num">${c.number === 7 ? "7+" : c.number}</span><small>${esc(t(c.number === 7 ? "wbui.num_more" : "wbui.num_exact", { n: c.number }))}</small>`;
   }
 
+  /* A word shown big (the vote's subject) gets smaller type when long, so that even 30 kana take
+     two lines and leave the TV's field card its room. */
+  const lengthClass = (word) => { const n = [...(word || "")].length; return n > 20 ? "xlong" : n > 12 ? "long" : ""; };
+
   /* The vote box: subject, tally, countdown; phones add the ballot, the host's TV the overrule. */
   function voteBox(g, s, mode) {
     const v = g.vote;
@@ -149,7 +153,7 @@
     const reading = subj.reading && subj.reading !== subj.word ? `<span class="rd">${esc(subj.reading)}</span>` : "";
     return `<div class="wb-vote" data-testid="vote">
       <p class="ask">${esc(t("wbui.vote_q", { by: name(s, v.by), name: name(s, v.seat) }))}</p>
-      <p class="w"><span data-testid="vote-word">${esc(subj.word || "")}</span>${reading}</p>
+      <p class="w ${lengthClass(subj.word)}"><span data-testid="vote-word">${esc(subj.word || "")}</span>${reading}</p>
       <p class="tally"><span class="yes">${esc(t("wbui.accept"))} <b data-testid="tally-accept">${c.accept}</b></span>
         <span class="no">${esc(t("wbui.reject"))} <b data-testid="tally-reject">${c.reject}</b></span>
         <span class="wait">${esc(t("wbui.waiting", { count: c.waiting }))}</span>
@@ -207,7 +211,7 @@
   const P = {
     el: null, input: null, composing: false, reading: null /* chosen reading of a kanji word */,
     lookupSent: "", lookupTimer: null, inflight: null, resetMode: false, reachWith: false,
-    seenEvent: null, s: null,
+    seenEvent: null, s: null, game: null /* s.party.serial of the game drawn */,
   };
   PH.on("conn", () => { P.inflight = null; P.lookupSent = ""; }); /* a lookup lost with the connection is asked again */
 
@@ -357,13 +361,20 @@
     handEl.hidden = over;
     if (over) return;
     if (P.resetMode) {
-      hint.innerHTML = `<p class="reset-ask">${esc(t("wbui.reset_pick"))}</p>`;
+      /* recorded in dataset.html like every other drawing, so that leaving this mode redraws the
+         playing hand (else the pick buttons stayed, and a tap reset the whole hand) */
+      const ask = `<p class="reset-ask">${esc(t("wbui.reset_pick"))}</p>`;
+      const picks = hand.map((c) => `<button class="wbcard k-${c.kind}" data-top="${c.id}" data-testid="card-${c.id}" ${c.kind === "number" ? "disabled" : ""}>${face(c)}</button>`).join("");
       handEl.className = "wb-hand picking";
-      handEl.innerHTML = hand.map((c) => `<button class="wbcard k-${c.kind}" data-top="${c.id}" data-testid="card-${c.id}" ${c.kind === "number" ? "disabled" : ""}>${face(c)}</button>`).join("");
+      if (hint.dataset.html !== ask) { hint.dataset.html = ask; hint.innerHTML = ask; }
+      if (handEl.dataset.html === picks) return;
+      handEl.dataset.html = picks;
+      handEl.innerHTML = picks;
       handEl.querySelectorAll("[data-top]").forEach((b) => {
         b.onclick = () => {
           P.resetMode = false;
-          PH.act({ type: "reset", field: g.field.serial, top: Number(b.dataset.top) }).then(() => P.s && render(P.s));
+          /* the field now, not when these buttons were drawn (another card may have come in) */
+          PH.act({ type: "reset", field: P.s.game.field.serial, top: Number(b.dataset.top) }).then(() => P.s && render(P.s));
           render(s);
         };
       });
@@ -379,6 +390,7 @@
     else if (!f.cur.error && g.phase === "vote") hintHtml = `<p class="small">${esc(t("wbui.vote_pause"))}</p>`;
     else if (!f.cur.error && live) hintHtml = `<p class="small">${esc(t(g.field.kana || g.field.row ? "wbui.start_with" : "wbui.start_any", { field: fieldLabel(g.field) }))}</p>`;
     if (f.reason) hintHtml += `<p class="why" data-testid="why">${esc(f.reason)}</p>`;
+    else if (f.fits.size && !live) hintHtml += `<p class="held">${esc(t(g.phase === "vote" ? "wbui.vote_pause" : "wbui.pending_pause"))}</p>`;
     else if (f.fits.size) hintHtml += `<p class="ok">${esc(t("wbui.tap_fit"))}</p>`;
     if (hint.dataset.html !== hintHtml) {
       hint.dataset.html = hintHtml;
@@ -388,7 +400,7 @@
         b.onclick = () => { P.reading = b.dataset.reading; drawHand(s); };
       });
     }
-    handEl.className = "wb-hand" + (f.cur.r ? " judging" : "") + (hand.length > 6 ? " many" : "");
+    handEl.className = "wb-hand" + (f.cur.r ? " judging" : "") + (hand.length > 6 ? " many" : "") + (live ? "" : " held");
     const cards = hand.map((c) => {
       const fit = f.fits.has(c.id);
       return `<button class="wbcard k-${c.kind} ${fit ? "fit" : ""} ${P.inflight === c.id ? "sending" : ""}" data-card="${c.id}" data-testid="card-${c.id}"
@@ -493,6 +505,11 @@
     const g = s.game;
     if (!g.hand || !s.me || !s.me.playing) { spectator(root, s); return; }
     if (!P.el || !root.contains(P.el)) { skeleton(root); P.seenEvent = null; P.resetMode = false; }
+    if (P.game !== s.party.serial) {
+      /* a new game (play again keeps this page): nothing typed or chosen for the last one carries over */
+      P.game = s.party.serial;
+      P.input.value = ""; P.reading = null; P.reachWith = false; P.resetMode = false; P.seenEvent = null;
+    }
     if (P.resetMode && (g.phase !== "play" || g.pending_win)) P.resetMode = false;
     feel(g, s);
     render(s);
