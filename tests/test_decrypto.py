@@ -522,3 +522,42 @@ def test_three_players_the_lone_player_may_be_white():
     play_team(g, decode_ok=False)
     assert g.tokens["white"]["interceptions"] == 1 and g.tokens["black"]["miscommunications"] == 1
     assert g.view("s1")["my_keywords"] == [] and g.view("s1")["team"] == "white"
+
+
+def test_kicking_the_encryptor_while_writing_hands_the_turn_to_the_next_teammate():
+    """A table of six whose encryptor goes home mid-round keeps playing: the next teammate in
+    turn gets the same secret code (nobody else saw it) and writes the clues; the game is not
+    ended for the whole table."""
+    g = make(6, seed=3)  # white s1 s3 s5, black s2 s4 s6
+    team = "white"
+    gone = g.encryptors[team]
+    code = list(g.codes[team])
+    act(g, gone, "clues", clues=["half", "", ""], final=False)
+    g.leave(gone, 1.0)
+    heir = g.encryptors[team]
+    assert heir != gone and heir in g.teams[team] and gone not in g.players
+    view = g.view(heir)
+    assert view["role"] == "encryptor" and view["my_code"] == code
+    assert view["my_clues"] == {"clues": ["", "", ""], "final": False}  # the gone draft is not kept
+    write_all(g)
+    assert g.phase == "guess"
+
+
+def test_encryptors_keep_rotating_without_repeats_after_a_kick():
+    """§setup: encryptors take turns within the team. A teammate kicked mid-game must not make
+    the same person encrypt twice in a row."""
+    g = make(6, seed=3)  # white s1 s3 s5
+    seen = []
+    for rnd in range(1, 5):
+        seen.append(g.encryptors["white"])
+        write_all(g)
+        if rnd == 1:
+            g.leave("s1", 1.0)  # round 1's white encryptor leaves after the clues are up
+        while g.phase in ("guess", "reveal"):
+            if g.phase == "guess":
+                play_team(g)
+            else:
+                act(g, g.players[0], "next")
+    assert seen[0] == "s1"
+    assert all(a != b for a, b in zip(seen, seen[1:])), seen
+    assert seen[1:] == ["s3", "s5", "s3"], seen

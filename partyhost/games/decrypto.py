@@ -235,7 +235,7 @@ class Decrypto(Game):
         "players", "teams", "variant", "encrypting", "lang", "timer", "max_rounds", "keywords",
         "round", "phase", "active", "encryptors", "codes", "clues", "clue_drafts", "deadline",
         "guesses", "history", "tokens", "reveal_deadline", "kw", "judge", "result", "event",
-        "version",
+        "version", "lineup",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -245,6 +245,9 @@ class Decrypto(Game):
         self.teams: dict[str, list[str]] = {t: [] for t in TEAMS}
         self.variant = "teams"  # or "three"
         self.encrypting: list[str] = []  # teams that encrypt, in reading order
+        # each team's seats in the order they take turns encrypting, kept whole when a seat
+        # leaves (so the turn passes on from where the gone seat sat)
+        self.lineup: dict[str, list[str]] = {t: [] for t in TEAMS}
         self.lang = "ja"
         self.timer = False
         self.max_rounds = MAX_ROUNDS
@@ -333,6 +336,7 @@ class Decrypto(Game):
         self._rng = rng
         self.players = players
         self.teams = teams
+        self.lineup = {t: list(teams[t]) for t in TEAMS}
         self.lang = lang
         self.timer = bool(options.get("timer", False))
         if len(players) == 3:
@@ -411,8 +415,9 @@ class Decrypto(Game):
 
     def leave(self, seat: str, now: float) -> None:
         """A kicked player leaves. The game goes on while every team keeps its shape (≥2 in a
-        team game; the team of two and the interceptor in the 3-player game: so never there)
-        and the seat is not an encryptor still to write clues.
+        team game; the team of two and the interceptor in the 3-player game: so never there).
+        An encryptor who leaves before the clues are in hands the turn, and the same code, to
+        the next teammate in turn (drafts dropped); later turns go on from the gone seat's place.
 
         Raises:
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"``.
@@ -424,14 +429,19 @@ class Decrypto(Game):
         team = self.team_of(seat)
         if self.variant == "three" or len(self.teams[team]) <= 2:
             raise RuleError("cannot_continue")
-        if self.phase == "encrypt" and self.encryptors.get(team) == seat and self.clues.get(team) is None:
-            raise RuleError("cannot_continue")
+        handed_to = None
         self.players.remove(seat)
         self.teams[team].remove(seat)
+        if self.phase == "encrypt" and self.encryptors.get(team) == seat and self.clues.get(team) is None:
+            # the encryptor leaves before the clues are in: the next teammate in turn takes the
+            # same code (only the gone seat saw it) and writes from scratch
+            handed_to = self._next_in_turn(team, seat)
+            self.encryptors[team] = handed_to
+            self.clue_drafts[team] = ["", "", ""]
         for g in self.guesses.values():
             if g.get("by") == seat:
                 g["by"] = None
-        self._event("left", seat=seat)
+        self._event("left", seat=seat, handed_to=handed_to)
         self.version += 1
 
     # --- who is who ----------------------------------------------------------------------------
@@ -452,9 +462,25 @@ class Decrypto(Game):
             return None if self.encryptors.get(team) == seat else "decode"
         return "intercept" if "intercept" in self.guesses else None
 
+    def _next_in_turn(self, team: str, after: str) -> str:
+        """The team member whose turn follows ``after`` in the team's lineup (§setup: encryptors
+        take turns within the team), skipping seats that have left. ``after`` may have left."""
+        lineup = self.lineup.get(team) or self.teams[team]
+        if after not in lineup:
+            return self.teams[team][0]
+        i = lineup.index(after)
+        for k in range(1, len(lineup) + 1):
+            seat = lineup[(i + k) % len(lineup)]
+            if seat in self.teams[team]:
+                return seat
+        return self.teams[team][0]
+
     def _encryptor_for(self, team: str, round_no: int) -> str:
-        members = self.teams[team]
-        return members[(round_no - 1) % len(members)]
+        """Round 1: the team's first seat; later: the one after last round's encryptor."""
+        prev = self.encryptors.get(team)
+        if round_no == 1 or prev is None:
+            return self.teams[team][0]
+        return self._next_in_turn(team, prev)
 
     # --- rounds --------------------------------------------------------------------------------
 
@@ -890,6 +916,9 @@ class Decrypto(Game):
         """Rebuild a game from :meth:`to_dict` output; ``rng`` draws later codes."""
         game = cls()
         for f in cls._FIELDS:
+            if f == "lineup" and f not in data:  # a snapshot from before the lineup was kept
+                setattr(game, f, _copy(data["teams"]))
+                continue
             setattr(game, f, _copy(data[f]))
         game._rng = rng
         return game
