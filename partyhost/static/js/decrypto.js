@@ -539,6 +539,20 @@
       <p class="big">${esc(t(g.phase === "judge" ? "dc.tv.judge" : "dc.tv.kw"))}</p>${answers}<p class="note">${esc(wait)}</p></div>`;
   }
 
+  /* Shrink a box's type until its content fits it: the TV has a fixed height, and the clue
+     sheet (the public record) and the reveal must never be cut off, however long the clues and
+     however many rounds. ``content`` is the element whose height must fit ``box``. */
+  function fitText(box, content, minPx) {
+    if (!box || !content) return;
+    box.style.fontSize = "";
+    let size = parseFloat(getComputedStyle(box).fontSize);
+    const limit = () => box.clientHeight + 1;
+    for (let i = 0; i < 40 && content.scrollHeight > limit() && size > minPx; i++) {
+      size = Math.max(minPx, size * 0.93);
+      box.style.fontSize = size + "px";
+    }
+  }
+
   function tv(root, s) {
     const g = s.game;
     sound(g);
@@ -557,6 +571,10 @@
     setHtml(root.querySelector(".dc-head"), statusHtml(s, g, null));
     setHtml(root.querySelector(".dc-stage"), tvStage(s, g));
     setHtml(root.querySelector(".dc-sheets"), g.encrypting.map((team) => sheetHtml(g, team, g.keywords && g.keywords[team], "")).join(""));
+    const sheets = root.querySelector(".dc.tv .dc-sheets");
+    fitText(sheets, sheets, 8);
+    const stage = root.querySelector(".dc.tv .dc-stage");
+    fitText(stage, stage.firstElementChild, 9);
   }
 
   PH.games.decrypto = { phone, tv, lobby };
