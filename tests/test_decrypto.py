@@ -561,3 +561,35 @@ def test_encryptors_keep_rotating_without_repeats_after_a_kick():
     assert seen[0] == "s1"
     assert all(a != b for a, b in zip(seen, seen[1:])), seen
     assert seen[1:] == ["s3", "s5", "s3"], seen
+
+
+def test_two_teammates_typing_different_keyword_guesses_at_once_keep_both():
+    """Two phones of one team type different fields of the tie-break guesses at the same time:
+    each save names the fields it changed (``fields``), so neither word is lost on the server,
+    whichever save arrives last."""
+    g = reach_keyword_tie_break()
+    w = g.teams["white"]
+    # each phone sends its whole form, with the field it did not touch still blank
+    act(g, w[0], "kw_guess", words=["りんご", "", "", ""], final=False, fields=[0])
+    act(g, w[1], "kw_guess", words=["", "みかん", "", ""], final=False, fields=[1])
+    assert g.view(w[0])["my_kw"]["draft"] == ["りんご", "みかん", "", ""]
+    # an old client without ``fields`` still replaces the whole list
+    act(g, w[1], "kw_guess", words=["a", "b", "c", "d"], final=False)
+    assert g.view(w[0])["my_kw"]["draft"] == ["a", "b", "c", "d"]
+
+
+def test_two_teammates_tapping_different_clues_at_once_keep_both_numbers():
+    """Decoders tapping different rows at the same moment: a draft naming the row it changed
+    (``index``) changes only that row (and moves the digit away from another row), so a
+    teammate's tap in flight is not undone."""
+    g = make(6, seed=4)
+    write_all(g)
+    team = g.active
+    d0, d1 = [s for s in g.teams[team] if s != g.encryptors[team]]
+    act(g, d0, "draft", code=[3, 0, 0], index=0)
+    act(g, d1, "draft", code=[0, 1, 0], index=1)  # sent before d1's phone saw d0's 3
+    assert g.guesses["decode"]["code"] == [3, 1, 0]
+    act(g, d0, "draft", code=[3, 0, 1], index=2)  # the 1 moves from row 2 to row 3
+    assert g.guesses["decode"]["code"] == [3, 0, 1]
+    act(g, d1, "draft", code=[0, 0, 0], index=0)  # clear row 1
+    assert g.guesses["decode"]["code"] == [0, 0, 1]

@@ -79,6 +79,11 @@ def _schema(kind: str, **props: dict) -> dict:
     }
 
 
+def _with_optional(schema: dict, **optional: dict) -> dict:
+    """``schema`` with extra properties that may be left out."""
+    return {**schema, "properties": {**schema["properties"], **optional}}
+
+
 def _triple(item: dict) -> dict:
     return {"type": "array", "items": item, "minItems": CODE_LENGTH, "maxItems": CODE_LENGTH}
 
@@ -180,12 +185,14 @@ class Decrypto(Game):
 
     * ``{"type": "clues", "round", "clues": [3 str], "final": bool}`` — the encryptor saves a
       draft (``final`` false: kept, unchecked, used if the timer runs out) or submits.
-    * ``{"type": "draft", "round", "team", "code": [3 × 0–4]}`` — the live, team-shared guess
-      for ``team``'s clues (0 = not chosen yet).
+    * ``{"type": "draft", "round", "team", "code": [3 × 0–4], "index"?: 0–2}`` — the live,
+      team-shared guess for ``team``'s clues (0 = not chosen yet); with ``index`` only that row
+      changes (the digit moves away from another row), so teammates' taps do not undo each other.
     * ``{"type": "lock", "round", "team", "code": [3 × 1–4]}`` — any member locks the guess.
     * ``{"type": "next", "round", "team"}`` — leave the reveal of ``team``'s clues.
-    * ``{"type": "kw_guess", "words": [4 str], "final": bool}`` — tie-break keyword guesses of
-      the other team's keywords, by number (draft shared with the team, or final).
+    * ``{"type": "kw_guess", "words": [4 str], "final": bool, "fields"?: [0–3]}`` — tie-break
+      keyword guesses of the other team's keywords, by number (draft shared with the team, or
+      final); a draft with ``fields`` changes only those fields.
     * ``{"type": "accept", "number": 1–4, "accept": bool}`` — accept a near match of a guess
       about one of the own team's keywords; ``{"type": "judged"}`` — the team is done judging.
 
@@ -214,10 +221,17 @@ class Decrypto(Game):
     }
     ACTIONS: ClassVar[dict[str, dict]] = {
         "clues": _schema("clues", round=_ROUND, clues=_triple(_CLUE), final={"type": "boolean"}),
-        "draft": _schema("draft", round=_ROUND, team=_TEAM, code=_triple(_DRAFT_DIGIT)),
+        "draft": _with_optional(
+            _schema("draft", round=_ROUND, team=_TEAM, code=_triple(_DRAFT_DIGIT)),
+            index={"type": "integer", "minimum": 0, "maximum": CODE_LENGTH - 1},
+        ),
         "lock": _schema("lock", round=_ROUND, team=_TEAM, code=_triple(_DIGIT)),
         "next": _schema("next", round=_ROUND, team=_TEAM),
-        "kw_guess": _schema("kw_guess", words=_four(_WORD), final={"type": "boolean"}),
+        "kw_guess": _with_optional(
+            _schema("kw_guess", words=_four(_WORD), final={"type": "boolean"}),
+            fields={"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": KEYWORDS_PER_TEAM - 1},
+                    "maxItems": KEYWORDS_PER_TEAM, "uniqueItems": True},
+        ),
         "accept": _schema("accept", number=_DIGIT, accept={"type": "boolean"}),
         "judged": _schema("judged"),
     }
@@ -613,7 +627,16 @@ class Decrypto(Game):
         ``"dc_not_now"``, ``"dc_stale_team"``, ``"dc_encryptor_waits"``,
         ``"dc_no_interception_yet"`` (round 1), ``"dc_not_guesser"``, ``"dc_guess_locked"``."""
         guess = self._group_for_action(seat, action)
-        guess["code"] = list(action["code"])
+        if "index" in action:
+            # one tapped row: only it changes (a teammate's tap in flight stays), and the digit
+            # moves away from any other row (a code has each digit once)
+            i = action["index"]
+            digit = action["code"][i]
+            code = [0 if (digit and d == digit) else d for d in guess["code"]]
+            code[i] = digit
+            guess["code"] = code
+        else:
+            guess["code"] = list(action["code"])
         guess["by"] = seat
 
     def _do_lock(self, seat: str, action: dict, now: float) -> None:
@@ -733,6 +756,13 @@ class Decrypto(Game):
         if entry["words"] is not None:
             raise RuleError("dc_guess_locked")
         words = [tidy(w)[:CLUE_MAX] for w in action["words"]]
+        if "fields" in action and not action["final"]:
+            # only the fields this phone changed: a teammate typing another field meanwhile
+            # keeps their word
+            draft = list(entry["draft"])
+            for i in action["fields"]:
+                draft[i] = words[i]
+            words = draft
         entry["draft"] = words
         entry["by"] = seat
         if action["final"]:

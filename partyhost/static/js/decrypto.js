@@ -326,9 +326,18 @@
   function wireKw(main) {
     const inputs = [...main.querySelectorAll("[data-kw]")];
     const values = () => inputs.map((x) => x.value);
-    inputs.forEach((input) => input.addEventListener("input", () => {
+    /* a save names the fields typed on this phone, so a teammate typing another field at the
+       same time keeps their word */
+    const dirty = new Set();
+    inputs.forEach((input, i) => input.addEventListener("input", () => {
+      dirty.add(i);
       clearTimeout(kwSave);
-      kwSave = setTimeout(() => { kwSave = null; PH.act({ type: "kw_guess", words: values(), final: false }); }, 600);
+      kwSave = setTimeout(() => {
+        kwSave = null;
+        const fields = [...dirty];
+        dirty.clear();
+        PH.act({ type: "kw_guess", words: values(), final: false, fields });
+      }, 600);
     }));
     wireEnter(inputs);
     const lock = main.querySelector("[data-kw-lock]");
@@ -451,7 +460,8 @@
       for (let k = 0; k < 3; k++) if (k !== i && code[k] === d) code[k] = 0; /* a digit once: it moves */
       code[i] = code[i] === d ? 0 : d;
       pending = { key: `${g.round}-${g.active}`, code, at: Date.now() };
-      PH.act({ type: "draft", round: g.round, team: g.active, code });
+      /* index: the server changes only this row, so a teammate's tap in flight is kept */
+      PH.act({ type: "draft", round: g.round, team: g.active, code, index: i });
       PH.refresh();
       setTimeout(PH.refresh, PENDING_MS + 50);
     } else if (b.dataset.lock) {
