@@ -103,3 +103,37 @@ def test_tv_keeps_every_clue_and_the_reveal_on_screen_in_round_8(server, browser
         assert not problems, problems
     finally:
         close_all(tv, *(ph.page for ph in phones))
+
+
+def test_waiting_for_a_guess_names_the_players_and_a_dropped_phone(server, browser, pw):
+    """A decoder's phone drops mid-guess: the TV and the phones say whom the table waits for,
+    by name, and that this one is offline (anyone else of the group may still lock)."""
+    srv = server(mode="eventlet", seed=5)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    phones = [Phone(browser, pw, srv.lan_url, n, problems) for n in NAMES + ["えり"]]
+    try:
+        for ph in phones:
+            ph.join()
+        tv.locator("[data-choose=decrypto]").click()
+        tv.get_by_test_id("start").click()
+        by_seat = {seat(ph.page): ph for ph in phones}
+        g = game(tv)
+        for team in g["encrypting"]:
+            act(by_seat[g["encryptors"][team]].page, {"type": "clues", "round": 1, "clues": [f"{team}1", f"{team}2", f"{team}3"], "final": True})
+        tv.wait_for_function("PH.last.game.phase === 'guess'")
+        g = game(tv)
+        team = g["active"]
+        decoders = [by_seat[s] for s in g["teams"][team] if s != g["encryptors"][team]]
+        stage = tv.locator(".dc.tv .dc-stage")
+        for d in decoders:
+            expect(stage).to_contain_text(d.name)
+        gone = decoders[0]
+        gone.ctx.close()
+        phones.remove(gone)
+        expect(stage).to_contain_text(f"{gone.name}(接続切れ)")
+        other_phone = by_seat[g["teams"][team][0]].page if by_seat[g["teams"][team][0]] is not gone else by_seat[g["teams"][team][1]].page
+        expect(other_phone.get_by_test_id("waiting")).to_contain_text(gone.name)
+        assert not problems, problems
+    finally:
+        close_all(tv, *(ph.page for ph in phones))

@@ -189,6 +189,18 @@
       <div class="dc-kws" data-testid="final-keywords">${kws}</div></div>`;
   }
 
+  /* The players of an open guess ("decode": the team but its encryptor; "intercept": the other
+     team), by name, a dropped phone marked: whom the table waits for. */
+  function groupText(s, g, kind, team) {
+    const seats = g.teams[team].filter((x) => kind !== "decode" || x !== g.encryptors[team]);
+    const roster = (s.party && s.party.roster) || [];
+    const who = seats.map((x) => {
+      const r = roster.find((e) => e.seat === x);
+      return r && !r.connected ? t("dc.offline", { name: name(s, x) }) : name(s, x);
+    }).join("・");
+    return t("dc.wait.group_who", { what: t("dc.wait.group." + kind, { team: teamName(team) }), names: who });
+  }
+
   /* Whom the table waits for, in words. */
   function waitingText(s, g) {
     if (g.phase === "encrypt") {
@@ -197,7 +209,7 @@
     }
     if (g.phase === "guess") {
       const left = Object.entries(g.guessing).filter(([, x]) => !x.locked)
-        .map(([kind, x]) => t("dc.wait.group." + kind, { team: teamName(x.team) }));
+        .map(([kind, x]) => groupText(s, g, kind, x.team));
       return left.length ? t("dc.wait.guess", { groups: left.join("、") }) : "";
     }
     if (g.phase === "keywords" && g.tie) {
@@ -534,7 +546,7 @@
         <h2>${esc(t("dc.tv.clues", { team: teamName(g.active), name: name(s, g.encryptors[g.active]) }))}</h2>
         ${cluesHtml(g, true)}
         <ul class="dc-locks">${Object.entries(g.guessing).map(([kind, x]) => `<li class="${x.locked ? "done" : ""}">
-          ${esc(t("dc.wait.group." + kind, { team: teamName(x.team) }))} <b>${x.locked ? "✔" : "…"}</b></li>`).join("")}
+          ${esc(groupText(s, g, kind, x.team))} <b>${x.locked ? "✔" : "…"}</b></li>`).join("")}
           ${g.guessing.intercept ? "" : `<li class="none">${esc(t("dc.no_intercept_round1"))}</li>`}</ul></div>`;
     }
     if (g.phase === "reveal") {
