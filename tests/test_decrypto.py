@@ -593,3 +593,28 @@ def test_two_teammates_tapping_different_clues_at_once_keep_both_numbers():
     assert g.guesses["decode"]["code"] == [3, 0, 1]
     act(g, d1, "draft", code=[0, 0, 0], index=0)  # clear row 1
     assert g.guesses["decode"]["code"] == [0, 0, 1]
+
+
+def test_a_clue_writing_a_kanji_keyword_in_kana_is_the_keyword_itself():
+    """§clues: the keyword itself may not be a clue. A table reads 犬 and いぬ / イヌ as the same
+    word, so a kanji keyword typed in kana is refused (readings: games/data/decrypto_readings.ja.txt);
+    a clue that only contains the reading is not."""
+    g = make(4, seed=1)
+    team = "white"
+    g.keywords[team] = ["犬", "月", "はし", "ロケット"]
+    for clue in ("いぬ", "イヌ", "ｲﾇ", "つき", "ツキ"):
+        with pytest.raises(RuleError) as info:
+            g.check_clue(team, clue)
+        assert info.value.code == "dc_clue_is_keyword", clue
+    assert g.check_clue(team, "いぬごや") == "いぬごや"
+    assert g.check_clue(team, "ねこ") == "ねこ"
+    assert Decrypto.readings("ja")["犬"] == "いぬ"
+
+
+def test_a_tie_break_guess_in_kana_of_a_kanji_keyword_counts_as_exact():
+    g = reach_keyword_tie_break()
+    g.keywords["black"] = ["犬", "月", "はし", "ロケット"]
+    w, b = g.teams["white"], g.teams["black"]
+    act(g, w[0], "kw_guess", words=["いぬ", "ツキ", "橋", "rocket"], final=True)
+    act(g, b[0], "kw_guess", words=["", "", "", ""], final=True)
+    assert g.judge["black"]["exact"] == [True, True, False, False]

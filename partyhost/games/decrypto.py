@@ -59,6 +59,7 @@ CLUE_MAX = 40  # characters of one clue (ours: a phone field, not a paragraph)
 
 KEYWORD_LANGS = ("ja", "en")
 KEYWORD_FILE = "decrypto_keywords.{lang}.txt"
+READING_FILE = "decrypto_readings.{lang}.txt"  # kanji keyword <TAB> its reading in hiragana
 
 PHASES = ("encrypt", "guess", "reveal", "keywords", "judge", "over")
 
@@ -159,6 +160,25 @@ def read_keyword_file(lang: str) -> list[str]:
     return words
 
 
+def read_reading_file(lang: str) -> dict[str, str]:
+    """Readings of the deck's kanji keywords, ``{keyword: reading}``, from
+    ``games/data/decrypto_readings.<lang>.txt`` (``keyword<TAB>reading`` a line, ``#`` comments).
+    A missing file is an empty dict: the check then only compares written forms."""
+    path = resources.files("partyhost.games").joinpath("data", READING_FILE.format(lang=lang))
+    out: dict[str, str] = {}
+    try:
+        text = path.read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return out
+    for line in text.splitlines():
+        if line.startswith("#") or "\t" not in line:
+            continue
+        word, reading = line.split("\t", 1)
+        if tidy(word) and tidy(reading):
+            out[tidy(word)] = tidy(reading)
+    return out
+
+
 def _copy(value: Any) -> Any:
     """A deep copy of JSON-like data."""
     if isinstance(value, dict):
@@ -244,6 +264,8 @@ class Decrypto(Game):
 
     #: Loaded keyword decks by language (filled by :meth:`prepare` or on first use).
     DECKS: ClassVar[dict[str, list[str]]] = {}
+    #: Readings of kanji keywords by language (see :func:`read_reading_file`).
+    READINGS: ClassVar[dict[str, dict[str, str]]] = {}
 
     _FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "teams", "variant", "encrypting", "lang", "timer", "max_rounds", "keywords",
@@ -294,10 +316,18 @@ class Decrypto(Game):
         """Read both keyword decks once at server start (a missing file is left for setup to
         report as ``"dc_no_keywords"``)."""
         for lang in KEYWORD_LANGS:
+            cls.readings(lang)
             try:
                 cls.deck(lang)
             except (FileNotFoundError, OSError):
                 pass
+
+    @classmethod
+    def readings(cls, lang: str) -> dict[str, str]:
+        """``{keyword: reading}`` for the kanji keywords of ``lang`` (cached; may be empty)."""
+        if lang not in cls.READINGS:
+            cls.READINGS[lang] = read_reading_file(lang)
+        return cls.READINGS[lang]
 
     @classmethod
     def deck(cls, lang: str) -> list[str]:
@@ -520,13 +550,19 @@ class Decrypto(Game):
         """Normalised clues ``team`` has given in earlier reveals (§clues: no repeats)."""
         return {normalize(c) for h in self.history if h["team"] == team for c in h["clues"] if c}
 
+    def _forms(self, keyword: str) -> set[str]:
+        """The normalised ways of writing ``keyword``: itself, and its reading if it has kanji."""
+        reading = self.readings(self.lang).get(keyword)
+        return {normalize(keyword)} | ({normalize(reading)} if reading else set())
+
     def check_clue(self, team: str, clue: str) -> str:
         """Tidy one clue and check it for ``team`` (§clues). Returns the tidy clue.
 
         Raises:
             RuleError: ``"dc_clue_empty"``, ``"dc_clue_too_long"`` (``max``),
             ``"dc_clue_is_keyword"`` (``clue``: equals one of the team's keywords after
-            :func:`normalize`), ``"dc_clue_used"`` (``clue``: the team gave it before).
+            :func:`normalize`, or a kanji keyword's reading: 犬 written いぬ or イヌ is the
+            keyword itself), ``"dc_clue_used"`` (``clue``: the team gave it before).
         """
         text = tidy(clue)
         if not normalize(text):
@@ -534,7 +570,7 @@ class Decrypto(Game):
         if len(text) > CLUE_MAX:
             raise RuleError("dc_clue_too_long", max=CLUE_MAX)
         key = normalize(text)
-        if any(normalize(k) == key for k in self.keywords[team]):
+        if any(key in self._forms(k) for k in self.keywords[team]):
             raise RuleError("dc_clue_is_keyword", clue=text)
         if key in self.used_clues(team):
             raise RuleError("dc_clue_used", clue=text)
@@ -774,7 +810,7 @@ class Decrypto(Game):
                 self.judge = {}
                 for t in TEAMS:
                     guesses = self.kw[other(t)]["words"]
-                    exact = [bool(g) and normalize(g) == normalize(k) for g, k in zip(guesses, self.keywords[t])]
+                    exact = [bool(g) and normalize(g) in self._forms(k) for g, k in zip(guesses, self.keywords[t])]
                     self.judge[t] = {"exact": exact, "accepted": list(exact), "done": False}
                 self._event("judge")
 
