@@ -137,3 +137,46 @@ def test_waiting_for_a_guess_names_the_players_and_a_dropped_phone(server, brows
         assert not problems, problems
     finally:
         close_all(tv, *(ph.page for ph in phones))
+
+
+def test_the_deciding_reveal_stays_on_the_tv_with_the_result(server, browser, pw):
+    """3 players: the lone interceptor's second token ends the game at a reveal. The TV shows the
+    result and the keywords, and also that reveal (the interception, the decode, the code), so
+    the table sees how the game was decided; all of it on screen."""
+    srv = server(mode="eventlet", seed=9)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    phones = [Phone(browser, pw, srv.lan_url, n, problems) for n in NAMES[:3]]
+    try:
+        for ph in phones:
+            ph.join()
+        tv.locator("[data-choose=decrypto]").click()
+        tv.get_by_test_id("start").click()
+        by_seat = {seat(ph.page): ph.page for ph in phones}
+        for rnd in (1, 2):
+            g = game(tv)
+            team = g["encrypting"][0]
+            act(by_seat[g["encryptors"][team]], {"type": "clues", "round": rnd, "clues": [f"r{rnd}a", f"r{rnd}b", f"r{rnd}c"], "final": True})
+            tv.wait_for_function("PH.last.game.phase === 'guess'")
+            g = game(tv)
+            code = game(by_seat[g["encryptors"][team]])["my_code"]
+            decoder = next(s for s in g["teams"][team] if s != g["encryptors"][team])
+            lone = next(s for t in g["teams"] for s in g["teams"][t] if t != team)
+            wrong = code[1:] + code[:1]
+            act(by_seat[decoder], {"type": "lock", "round": rnd, "team": team, "code": wrong if rnd == 1 else code})
+            if rnd == 2:
+                act(by_seat[lone], {"type": "lock", "round": rnd, "team": team, "code": code})
+            else:
+                tv.wait_for_function("PH.last.game.phase === 'reveal'")
+                act(by_seat[decoder], {"type": "next", "round": rnd, "team": team})
+                tv.wait_for_function("PH.last.game.round === 2")
+        expect(tv.get_by_test_id("dc-result")).to_be_visible()
+        reveal = tv.get_by_test_id("reveal")
+        expect(reveal).to_be_visible()
+        expect(reveal).to_contain_text("盗聴成功")
+        expect(tv.get_by_test_id("reveal-code")).to_have_text("-".join(map(str, code)))
+        tv.wait_for_timeout(3000)
+        assert outside(tv, ".dc.tv .dc-stage", ".banner, .dc-kwlist, .step") == []
+        assert not problems, problems
+    finally:
+        close_all(tv, *(ph.page for ph in phones))

@@ -177,7 +177,7 @@
     if (r.reason === "miscommunicated") p.loser = teamName(r.winner === "white" ? "black" : "white");
     return t("dc.result." + r.reason, p);
   }
-  function resultHtml(s, g, big) {
+  function resultHtml(s, g, big, beside) {
     const r = g.result;
     const why = r.why ? t("dc.why." + r.why) : "";
     const kws = TEAMS.filter((team) => g.keywords[team] && g.keywords[team].length).map((team) => `
@@ -186,7 +186,7 @@
     return `<div class="dc-result ${big ? "big" : ""}" data-testid="dc-result">
       <p class="banner ${r.winner ? "team-" + r.winner : "shared"}">${esc(resultText(s, g))}</p>
       ${why ? `<p class="why">${esc(why)}</p>` : ""}
-      <div class="dc-kws" data-testid="final-keywords">${kws}</div></div>`;
+      <div class="dc-kws" data-testid="final-keywords">${kws}${beside || ""}</div></div>`;
   }
 
   /* The players of an open guess ("decode": the team but its encryptor; "intercept": the other
@@ -532,7 +532,8 @@
 
   function tvStage(s, g) {
     const wait = waitingText(s, g);
-    if (g.phase === "over") return resultHtml(s, g, true);
+    /* the reveal that decided the game stays on the TV beside the keywords */
+    if (g.phase === "over") return resultHtml(s, g, true, g.reveal ? revealHtml(s, g, true) : "");
     if (g.phase === "encrypt") {
       return `<div class="dc-stage-encrypt">
         <h2>${esc(t("dc.tv.encrypt", { round: g.round }))}</h2>
