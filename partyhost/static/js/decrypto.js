@@ -10,7 +10,8 @@
   const TEAMS = ["white", "black"];
   const teamName = (team) => t("dc.team." + team);
   const name = (s, seat) => PH.nameOf(s, seat);
-  const names = (s, seats) => seats.map((x) => name(s, x)).join("・");
+  const names = (s, seats) => seats.map((x) => name(s, x)).join(t("dc.sep.names"));
+  const list = (items) => items.join(t("dc.sep.list"));
   const codeText = (code) => (code || []).map((d) => d || "?").join("-");
 
   /* Replace an element's content only when the HTML differs (keeps focus, animations, typed text). */
@@ -197,7 +198,7 @@
     const who = seats.map((x) => {
       const r = roster.find((e) => e.seat === x);
       return r && !r.connected ? t("dc.offline", { name: name(s, x) }) : name(s, x);
-    }).join("・");
+    }).join(t("dc.sep.names"));
     return t("dc.wait.group_who", { what: t("dc.wait.group." + kind, { team: teamName(team) }), names: who });
   }
 
@@ -205,20 +206,20 @@
   function waitingText(s, g) {
     if (g.phase === "encrypt") {
       const left = g.encrypting.filter((team) => !g.submitted[team]);
-      return left.length ? t("dc.wait.clues", { names: left.map((team) => `${name(s, g.encryptors[team])}(${teamName(team)})`).join("、") }) : "";
+      return left.length ? t("dc.wait.clues", { names: list(left.map((team) => t("dc.who_team", { name: name(s, g.encryptors[team]), team: teamName(team) }))) }) : "";
     }
     if (g.phase === "guess") {
       const left = Object.entries(g.guessing).filter(([, x]) => !x.locked)
         .map(([kind, x]) => groupText(s, g, kind, x.team));
-      return left.length ? t("dc.wait.guess", { groups: left.join("、") }) : "";
+      return left.length ? t("dc.wait.guess", { groups: list(left) }) : "";
     }
     if (g.phase === "keywords" && g.tie) {
       const left = TEAMS.filter((team) => !g.tie.locked[team]).map(teamName);
-      return left.length ? t("dc.wait.kw", { teams: left.join("、") }) : "";
+      return left.length ? t("dc.wait.kw", { teams: list(left) }) : "";
     }
     if (g.phase === "judge" && g.tie) {
       const left = TEAMS.filter((team) => !g.tie.judged[team]).map(teamName);
-      return left.length ? t("dc.wait.judge", { teams: left.join("、") }) : "";
+      return left.length ? t("dc.wait.judge", { teams: list(left) }) : "";
     }
     return "";
   }
