@@ -165,6 +165,9 @@ def test_the_deciding_reveal_stays_on_the_tv_with_the_result(server, browser, pw
             wrong = code[1:] + code[:1]
             act(by_seat[decoder], {"type": "lock", "round": rnd, "team": team, "code": wrong if rnd == 1 else code})
             if rnd == 2:
+                # the lone interceptor has no team to share a draft with: the phone does not say so
+                expect(by_seat[lone].get_by_test_id("guess-panel")).to_be_visible()
+                expect(by_seat[lone].get_by_test_id("draft-by")).not_to_contain_text("チーム")
                 act(by_seat[lone], {"type": "lock", "round": rnd, "team": team, "code": code})
             else:
                 tv.wait_for_function("PH.last.game.phase === 'reveal'")

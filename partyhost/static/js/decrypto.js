@@ -257,7 +257,10 @@
         <span class="digits">${[1, 2, 3, 4].map((d) => `<button class="digit ${code[i] === d ? "on" : ""}" data-pick="${i}" data-digit="${d}"
           data-testid="pick-${i}-${d}" ${mine.locked ? "disabled" : ""}>${d}${labels ? `<small>${esc(labels[d - 1])}</small>` : ""}</button>`).join("")}</span></div>`).join("");
     const full = code.every((d) => d) && new Set(code).size === 3;
-    const by = mine.by ? t(mine.locked ? "dc.locked_by" : "dc.draft_by", { name: name(PH.last, mine.by) }) : t("dc.draft_shared");
+    /* the lone interceptor of the 3-player game has nobody to share the draft with */
+    const alone = g.variant === "three" && !g.encrypting.includes(g.team);
+    const by = alone ? t("dc.draft_alone")
+      : mine.by ? t(mine.locked ? "dc.locked_by" : "dc.draft_by", { name: name(PH.last, mine.by) }) : t("dc.draft_shared");
     const kind = g.role === "interceptor" ? "intercept" : "decode";
     return `<div class="dc-guess ${kind}" data-testid="guess-panel">
       <p class="dc-task">${esc(t("dc.task." + kind, { team: teamName(g.active) }))}</p>
