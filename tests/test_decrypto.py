@@ -522,3 +522,99 @@ def test_three_players_the_lone_player_may_be_white():
     play_team(g, decode_ok=False)
     assert g.tokens["white"]["interceptions"] == 1 and g.tokens["black"]["miscommunications"] == 1
     assert g.view("s1")["my_keywords"] == [] and g.view("s1")["team"] == "white"
+
+
+def test_kicking_the_encryptor_while_writing_hands_the_turn_to_the_next_teammate():
+    """A table of six whose encryptor goes home mid-round keeps playing: the next teammate in
+    turn gets the same secret code (nobody else saw it) and writes the clues; the game is not
+    ended for the whole table."""
+    g = make(6, seed=3)  # white s1 s3 s5, black s2 s4 s6
+    team = "white"
+    gone = g.encryptors[team]
+    code = list(g.codes[team])
+    act(g, gone, "clues", clues=["half", "", ""], final=False)
+    g.leave(gone, 1.0)
+    heir = g.encryptors[team]
+    assert heir != gone and heir in g.teams[team] and gone not in g.players
+    view = g.view(heir)
+    assert view["role"] == "encryptor" and view["my_code"] == code
+    assert view["my_clues"] == {"clues": ["", "", ""], "final": False}  # the gone draft is not kept
+    write_all(g)
+    assert g.phase == "guess"
+
+
+def test_encryptors_keep_rotating_without_repeats_after_a_kick():
+    """§setup: encryptors take turns within the team. A teammate kicked mid-game must not make
+    the same person encrypt twice in a row."""
+    g = make(6, seed=3)  # white s1 s3 s5
+    seen = []
+    for rnd in range(1, 5):
+        seen.append(g.encryptors["white"])
+        write_all(g)
+        if rnd == 1:
+            g.leave("s1", 1.0)  # round 1's white encryptor leaves after the clues are up
+        while g.phase in ("guess", "reveal"):
+            if g.phase == "guess":
+                play_team(g)
+            else:
+                act(g, g.players[0], "next")
+    assert seen[0] == "s1"
+    assert all(a != b for a, b in zip(seen, seen[1:])), seen
+    assert seen[1:] == ["s3", "s5", "s3"], seen
+
+
+def test_two_teammates_typing_different_keyword_guesses_at_once_keep_both():
+    """Two phones of one team type different fields of the tie-break guesses at the same time:
+    each save names the fields it changed (``fields``), so neither word is lost on the server,
+    whichever save arrives last."""
+    g = reach_keyword_tie_break()
+    w = g.teams["white"]
+    # each phone sends its whole form, with the field it did not touch still blank
+    act(g, w[0], "kw_guess", words=["りんご", "", "", ""], final=False, fields=[0])
+    act(g, w[1], "kw_guess", words=["", "みかん", "", ""], final=False, fields=[1])
+    assert g.view(w[0])["my_kw"]["draft"] == ["りんご", "みかん", "", ""]
+    # an old client without ``fields`` still replaces the whole list
+    act(g, w[1], "kw_guess", words=["a", "b", "c", "d"], final=False)
+    assert g.view(w[0])["my_kw"]["draft"] == ["a", "b", "c", "d"]
+
+
+def test_two_teammates_tapping_different_clues_at_once_keep_both_numbers():
+    """Decoders tapping different rows at the same moment: a draft naming the row it changed
+    (``index``) changes only that row (and moves the digit away from another row), so a
+    teammate's tap in flight is not undone."""
+    g = make(6, seed=4)
+    write_all(g)
+    team = g.active
+    d0, d1 = [s for s in g.teams[team] if s != g.encryptors[team]]
+    act(g, d0, "draft", code=[3, 0, 0], index=0)
+    act(g, d1, "draft", code=[0, 1, 0], index=1)  # sent before d1's phone saw d0's 3
+    assert g.guesses["decode"]["code"] == [3, 1, 0]
+    act(g, d0, "draft", code=[3, 0, 1], index=2)  # the 1 moves from row 2 to row 3
+    assert g.guesses["decode"]["code"] == [3, 0, 1]
+    act(g, d1, "draft", code=[0, 0, 0], index=0)  # clear row 1
+    assert g.guesses["decode"]["code"] == [0, 0, 1]
+
+
+def test_a_clue_writing_a_kanji_keyword_in_kana_is_the_keyword_itself():
+    """§clues: the keyword itself may not be a clue. A table reads 犬 and いぬ / イヌ as the same
+    word, so a kanji keyword typed in kana is refused (readings: games/data/decrypto_readings.ja.txt);
+    a clue that only contains the reading is not."""
+    g = make(4, seed=1)
+    team = "white"
+    g.keywords[team] = ["犬", "月", "はし", "ロケット"]
+    for clue in ("いぬ", "イヌ", "ｲﾇ", "つき", "ツキ"):
+        with pytest.raises(RuleError) as info:
+            g.check_clue(team, clue)
+        assert info.value.code == "dc_clue_is_keyword", clue
+    assert g.check_clue(team, "いぬごや") == "いぬごや"
+    assert g.check_clue(team, "ねこ") == "ねこ"
+    assert Decrypto.readings("ja")["犬"] == "いぬ"
+
+
+def test_a_tie_break_guess_in_kana_of_a_kanji_keyword_counts_as_exact():
+    g = reach_keyword_tie_break()
+    g.keywords["black"] = ["犬", "月", "はし", "ロケット"]
+    w, b = g.teams["white"], g.teams["black"]
+    act(g, w[0], "kw_guess", words=["いぬ", "ツキ", "橋", "rocket"], final=True)
+    act(g, b[0], "kw_guess", words=["", "", "", ""], final=True)
+    assert g.judge["black"]["exact"] == [True, True, False, False]

@@ -59,6 +59,7 @@ CLUE_MAX = 40  # characters of one clue (ours: a phone field, not a paragraph)
 
 KEYWORD_LANGS = ("ja", "en")
 KEYWORD_FILE = "decrypto_keywords.{lang}.txt"
+READING_FILE = "decrypto_readings.{lang}.txt"  # kanji keyword <TAB> its reading in hiragana
 
 PHASES = ("encrypt", "guess", "reveal", "keywords", "judge", "over")
 
@@ -77,6 +78,11 @@ def _schema(kind: str, **props: dict) -> dict:
         "required": ["type", *props],
         "additionalProperties": False,
     }
+
+
+def _with_optional(schema: dict, **optional: dict) -> dict:
+    """``schema`` with extra properties that may be left out."""
+    return {**schema, "properties": {**schema["properties"], **optional}}
 
 
 def _triple(item: dict) -> dict:
@@ -154,6 +160,25 @@ def read_keyword_file(lang: str) -> list[str]:
     return words
 
 
+def read_reading_file(lang: str) -> dict[str, str]:
+    """Readings of the deck's kanji keywords, ``{keyword: reading}``, from
+    ``games/data/decrypto_readings.<lang>.txt`` (``keyword<TAB>reading`` a line, ``#`` comments).
+    A missing file is an empty dict: the check then only compares written forms."""
+    path = resources.files("partyhost.games").joinpath("data", READING_FILE.format(lang=lang))
+    out: dict[str, str] = {}
+    try:
+        text = path.read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return out
+    for line in text.splitlines():
+        if line.startswith("#") or "\t" not in line:
+            continue
+        word, reading = line.split("\t", 1)
+        if tidy(word) and tidy(reading):
+            out[tidy(word)] = tidy(reading)
+    return out
+
+
 def _copy(value: Any) -> Any:
     """A deep copy of JSON-like data."""
     if isinstance(value, dict):
@@ -180,12 +205,14 @@ class Decrypto(Game):
 
     * ``{"type": "clues", "round", "clues": [3 str], "final": bool}`` — the encryptor saves a
       draft (``final`` false: kept, unchecked, used if the timer runs out) or submits.
-    * ``{"type": "draft", "round", "team", "code": [3 × 0–4]}`` — the live, team-shared guess
-      for ``team``'s clues (0 = not chosen yet).
+    * ``{"type": "draft", "round", "team", "code": [3 × 0–4], "index"?: 0–2}`` — the live,
+      team-shared guess for ``team``'s clues (0 = not chosen yet); with ``index`` only that row
+      changes (the digit moves away from another row), so teammates' taps do not undo each other.
     * ``{"type": "lock", "round", "team", "code": [3 × 1–4]}`` — any member locks the guess.
     * ``{"type": "next", "round", "team"}`` — leave the reveal of ``team``'s clues.
-    * ``{"type": "kw_guess", "words": [4 str], "final": bool}`` — tie-break keyword guesses of
-      the other team's keywords, by number (draft shared with the team, or final).
+    * ``{"type": "kw_guess", "words": [4 str], "final": bool, "fields"?: [0–3]}`` — tie-break
+      keyword guesses of the other team's keywords, by number (draft shared with the team, or
+      final); a draft with ``fields`` changes only those fields.
     * ``{"type": "accept", "number": 1–4, "accept": bool}`` — accept a near match of a guess
       about one of the own team's keywords; ``{"type": "judged"}`` — the team is done judging.
 
@@ -214,10 +241,17 @@ class Decrypto(Game):
     }
     ACTIONS: ClassVar[dict[str, dict]] = {
         "clues": _schema("clues", round=_ROUND, clues=_triple(_CLUE), final={"type": "boolean"}),
-        "draft": _schema("draft", round=_ROUND, team=_TEAM, code=_triple(_DRAFT_DIGIT)),
+        "draft": _with_optional(
+            _schema("draft", round=_ROUND, team=_TEAM, code=_triple(_DRAFT_DIGIT)),
+            index={"type": "integer", "minimum": 0, "maximum": CODE_LENGTH - 1},
+        ),
         "lock": _schema("lock", round=_ROUND, team=_TEAM, code=_triple(_DIGIT)),
         "next": _schema("next", round=_ROUND, team=_TEAM),
-        "kw_guess": _schema("kw_guess", words=_four(_WORD), final={"type": "boolean"}),
+        "kw_guess": _with_optional(
+            _schema("kw_guess", words=_four(_WORD), final={"type": "boolean"}),
+            fields={"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": KEYWORDS_PER_TEAM - 1},
+                    "maxItems": KEYWORDS_PER_TEAM, "uniqueItems": True},
+        ),
         "accept": _schema("accept", number=_DIGIT, accept={"type": "boolean"}),
         "judged": _schema("judged"),
     }
@@ -230,12 +264,14 @@ class Decrypto(Game):
 
     #: Loaded keyword decks by language (filled by :meth:`prepare` or on first use).
     DECKS: ClassVar[dict[str, list[str]]] = {}
+    #: Readings of kanji keywords by language (see :func:`read_reading_file`).
+    READINGS: ClassVar[dict[str, dict[str, str]]] = {}
 
     _FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "teams", "variant", "encrypting", "lang", "timer", "max_rounds", "keywords",
         "round", "phase", "active", "encryptors", "codes", "clues", "clue_drafts", "deadline",
         "guesses", "history", "tokens", "reveal_deadline", "kw", "judge", "result", "event",
-        "version",
+        "version", "lineup",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -245,6 +281,9 @@ class Decrypto(Game):
         self.teams: dict[str, list[str]] = {t: [] for t in TEAMS}
         self.variant = "teams"  # or "three"
         self.encrypting: list[str] = []  # teams that encrypt, in reading order
+        # each team's seats in the order they take turns encrypting, kept whole when a seat
+        # leaves (so the turn passes on from where the gone seat sat)
+        self.lineup: dict[str, list[str]] = {t: [] for t in TEAMS}
         self.lang = "ja"
         self.timer = False
         self.max_rounds = MAX_ROUNDS
@@ -277,10 +316,18 @@ class Decrypto(Game):
         """Read both keyword decks once at server start (a missing file is left for setup to
         report as ``"dc_no_keywords"``)."""
         for lang in KEYWORD_LANGS:
+            cls.readings(lang)
             try:
                 cls.deck(lang)
             except (FileNotFoundError, OSError):
                 pass
+
+    @classmethod
+    def readings(cls, lang: str) -> dict[str, str]:
+        """``{keyword: reading}`` for the kanji keywords of ``lang`` (cached; may be empty)."""
+        if lang not in cls.READINGS:
+            cls.READINGS[lang] = read_reading_file(lang)
+        return cls.READINGS[lang]
 
     @classmethod
     def deck(cls, lang: str) -> list[str]:
@@ -333,6 +380,7 @@ class Decrypto(Game):
         self._rng = rng
         self.players = players
         self.teams = teams
+        self.lineup = {t: list(teams[t]) for t in TEAMS}
         self.lang = lang
         self.timer = bool(options.get("timer", False))
         if len(players) == 3:
@@ -411,8 +459,9 @@ class Decrypto(Game):
 
     def leave(self, seat: str, now: float) -> None:
         """A kicked player leaves. The game goes on while every team keeps its shape (≥2 in a
-        team game; the team of two and the interceptor in the 3-player game: so never there)
-        and the seat is not an encryptor still to write clues.
+        team game; the team of two and the interceptor in the 3-player game: so never there).
+        An encryptor who leaves before the clues are in hands the turn, and the same code, to
+        the next teammate in turn (drafts dropped); later turns go on from the gone seat's place.
 
         Raises:
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"``.
@@ -424,14 +473,19 @@ class Decrypto(Game):
         team = self.team_of(seat)
         if self.variant == "three" or len(self.teams[team]) <= 2:
             raise RuleError("cannot_continue")
-        if self.phase == "encrypt" and self.encryptors.get(team) == seat and self.clues.get(team) is None:
-            raise RuleError("cannot_continue")
+        handed_to = None
         self.players.remove(seat)
         self.teams[team].remove(seat)
+        if self.phase == "encrypt" and self.encryptors.get(team) == seat and self.clues.get(team) is None:
+            # the encryptor leaves before the clues are in: the next teammate in turn takes the
+            # same code (only the gone seat saw it) and writes from scratch
+            handed_to = self._next_in_turn(team, seat)
+            self.encryptors[team] = handed_to
+            self.clue_drafts[team] = ["", "", ""]
         for g in self.guesses.values():
             if g.get("by") == seat:
                 g["by"] = None
-        self._event("left", seat=seat)
+        self._event("left", seat=seat, handed_to=handed_to)
         self.version += 1
 
     # --- who is who ----------------------------------------------------------------------------
@@ -452,9 +506,25 @@ class Decrypto(Game):
             return None if self.encryptors.get(team) == seat else "decode"
         return "intercept" if "intercept" in self.guesses else None
 
+    def _next_in_turn(self, team: str, after: str) -> str:
+        """The team member whose turn follows ``after`` in the team's lineup (§setup: encryptors
+        take turns within the team), skipping seats that have left. ``after`` may have left."""
+        lineup = self.lineup.get(team) or self.teams[team]
+        if after not in lineup:
+            return self.teams[team][0]
+        i = lineup.index(after)
+        for k in range(1, len(lineup) + 1):
+            seat = lineup[(i + k) % len(lineup)]
+            if seat in self.teams[team]:
+                return seat
+        return self.teams[team][0]
+
     def _encryptor_for(self, team: str, round_no: int) -> str:
-        members = self.teams[team]
-        return members[(round_no - 1) % len(members)]
+        """Round 1: the team's first seat; later: the one after last round's encryptor."""
+        prev = self.encryptors.get(team)
+        if round_no == 1 or prev is None:
+            return self.teams[team][0]
+        return self._next_in_turn(team, prev)
 
     # --- rounds --------------------------------------------------------------------------------
 
@@ -480,13 +550,19 @@ class Decrypto(Game):
         """Normalised clues ``team`` has given in earlier reveals (§clues: no repeats)."""
         return {normalize(c) for h in self.history if h["team"] == team for c in h["clues"] if c}
 
+    def _forms(self, keyword: str) -> set[str]:
+        """The normalised ways of writing ``keyword``: itself, and its reading if it has kanji."""
+        reading = self.readings(self.lang).get(keyword)
+        return {normalize(keyword)} | ({normalize(reading)} if reading else set())
+
     def check_clue(self, team: str, clue: str) -> str:
         """Tidy one clue and check it for ``team`` (§clues). Returns the tidy clue.
 
         Raises:
             RuleError: ``"dc_clue_empty"``, ``"dc_clue_too_long"`` (``max``),
             ``"dc_clue_is_keyword"`` (``clue``: equals one of the team's keywords after
-            :func:`normalize`), ``"dc_clue_used"`` (``clue``: the team gave it before).
+            :func:`normalize`, or a kanji keyword's reading: 犬 written いぬ or イヌ is the
+            keyword itself), ``"dc_clue_used"`` (``clue``: the team gave it before).
         """
         text = tidy(clue)
         if not normalize(text):
@@ -494,7 +570,7 @@ class Decrypto(Game):
         if len(text) > CLUE_MAX:
             raise RuleError("dc_clue_too_long", max=CLUE_MAX)
         key = normalize(text)
-        if any(normalize(k) == key for k in self.keywords[team]):
+        if any(key in self._forms(k) for k in self.keywords[team]):
             raise RuleError("dc_clue_is_keyword", clue=text)
         if key in self.used_clues(team):
             raise RuleError("dc_clue_used", clue=text)
@@ -587,7 +663,16 @@ class Decrypto(Game):
         ``"dc_not_now"``, ``"dc_stale_team"``, ``"dc_encryptor_waits"``,
         ``"dc_no_interception_yet"`` (round 1), ``"dc_not_guesser"``, ``"dc_guess_locked"``."""
         guess = self._group_for_action(seat, action)
-        guess["code"] = list(action["code"])
+        if "index" in action:
+            # one tapped row: only it changes (a teammate's tap in flight stays), and the digit
+            # moves away from any other row (a code has each digit once)
+            i = action["index"]
+            digit = action["code"][i]
+            code = [0 if (digit and d == digit) else d for d in guess["code"]]
+            code[i] = digit
+            guess["code"] = code
+        else:
+            guess["code"] = list(action["code"])
         guess["by"] = seat
 
     def _do_lock(self, seat: str, action: dict, now: float) -> None:
@@ -707,6 +792,13 @@ class Decrypto(Game):
         if entry["words"] is not None:
             raise RuleError("dc_guess_locked")
         words = [tidy(w)[:CLUE_MAX] for w in action["words"]]
+        if "fields" in action and not action["final"]:
+            # only the fields this phone changed: a teammate typing another field meanwhile
+            # keeps their word
+            draft = list(entry["draft"])
+            for i in action["fields"]:
+                draft[i] = words[i]
+            words = draft
         entry["draft"] = words
         entry["by"] = seat
         if action["final"]:
@@ -718,7 +810,7 @@ class Decrypto(Game):
                 self.judge = {}
                 for t in TEAMS:
                     guesses = self.kw[other(t)]["words"]
-                    exact = [bool(g) and normalize(g) == normalize(k) for g, k in zip(guesses, self.keywords[t])]
+                    exact = [bool(g) and normalize(g) in self._forms(k) for g, k in zip(guesses, self.keywords[t])]
                     self.judge[t] = {"exact": exact, "accepted": list(exact), "done": False}
                 self._event("judge")
 
@@ -890,6 +982,9 @@ class Decrypto(Game):
         """Rebuild a game from :meth:`to_dict` output; ``rng`` draws later codes."""
         game = cls()
         for f in cls._FIELDS:
+            if f == "lineup" and f not in data:  # a snapshot from before the lineup was kept
+                setattr(game, f, _copy(data["teams"]))
+                continue
             setattr(game, f, _copy(data[f]))
         game._rng = rng
         return game

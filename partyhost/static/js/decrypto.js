@@ -10,7 +10,8 @@
   const TEAMS = ["white", "black"];
   const teamName = (team) => t("dc.team." + team);
   const name = (s, seat) => PH.nameOf(s, seat);
-  const names = (s, seats) => seats.map((x) => name(s, x)).join("・");
+  const names = (s, seats) => seats.map((x) => name(s, x)).join(t("dc.sep.names"));
+  const list = (items) => items.join(t("dc.sep.list"));
   const codeText = (code) => (code || []).map((d) => d || "?").join("-");
 
   /* Replace an element's content only when the HTML differs (keeps focus, animations, typed text). */
@@ -177,7 +178,7 @@
     if (r.reason === "miscommunicated") p.loser = teamName(r.winner === "white" ? "black" : "white");
     return t("dc.result." + r.reason, p);
   }
-  function resultHtml(s, g, big) {
+  function resultHtml(s, g, big, beside) {
     const r = g.result;
     const why = r.why ? t("dc.why." + r.why) : "";
     const kws = TEAMS.filter((team) => g.keywords[team] && g.keywords[team].length).map((team) => `
@@ -186,27 +187,39 @@
     return `<div class="dc-result ${big ? "big" : ""}" data-testid="dc-result">
       <p class="banner ${r.winner ? "team-" + r.winner : "shared"}">${esc(resultText(s, g))}</p>
       ${why ? `<p class="why">${esc(why)}</p>` : ""}
-      <div class="dc-kws" data-testid="final-keywords">${kws}</div></div>`;
+      <div class="dc-kws" data-testid="final-keywords">${kws}${beside || ""}</div></div>`;
+  }
+
+  /* The players of an open guess ("decode": the team but its encryptor; "intercept": the other
+     team), by name, a dropped phone marked: whom the table waits for. */
+  function groupText(s, g, kind, team) {
+    const seats = g.teams[team].filter((x) => kind !== "decode" || x !== g.encryptors[team]);
+    const roster = (s.party && s.party.roster) || [];
+    const who = seats.map((x) => {
+      const r = roster.find((e) => e.seat === x);
+      return r && !r.connected ? t("dc.offline", { name: name(s, x) }) : name(s, x);
+    }).join(t("dc.sep.names"));
+    return t("dc.wait.group_who", { what: t("dc.wait.group." + kind, { team: teamName(team) }), names: who });
   }
 
   /* Whom the table waits for, in words. */
   function waitingText(s, g) {
     if (g.phase === "encrypt") {
       const left = g.encrypting.filter((team) => !g.submitted[team]);
-      return left.length ? t("dc.wait.clues", { names: left.map((team) => `${name(s, g.encryptors[team])}(${teamName(team)})`).join("、") }) : "";
+      return left.length ? t("dc.wait.clues", { names: list(left.map((team) => t("dc.who_team", { name: name(s, g.encryptors[team]), team: teamName(team) }))) }) : "";
     }
     if (g.phase === "guess") {
       const left = Object.entries(g.guessing).filter(([, x]) => !x.locked)
-        .map(([kind, x]) => t("dc.wait.group." + kind, { team: teamName(x.team) }));
-      return left.length ? t("dc.wait.guess", { groups: left.join("、") }) : "";
+        .map(([kind, x]) => groupText(s, g, kind, x.team));
+      return left.length ? t("dc.wait.guess", { groups: list(left) }) : "";
     }
     if (g.phase === "keywords" && g.tie) {
       const left = TEAMS.filter((team) => !g.tie.locked[team]).map(teamName);
-      return left.length ? t("dc.wait.kw", { teams: left.join("、") }) : "";
+      return left.length ? t("dc.wait.kw", { teams: list(left) }) : "";
     }
     if (g.phase === "judge" && g.tie) {
       const left = TEAMS.filter((team) => !g.tie.judged[team]).map(teamName);
-      return left.length ? t("dc.wait.judge", { teams: left.join("、") }) : "";
+      return left.length ? t("dc.wait.judge", { teams: list(left) }) : "";
     }
     return "";
   }
@@ -244,7 +257,10 @@
         <span class="digits">${[1, 2, 3, 4].map((d) => `<button class="digit ${code[i] === d ? "on" : ""}" data-pick="${i}" data-digit="${d}"
           data-testid="pick-${i}-${d}" ${mine.locked ? "disabled" : ""}>${d}${labels ? `<small>${esc(labels[d - 1])}</small>` : ""}</button>`).join("")}</span></div>`).join("");
     const full = code.every((d) => d) && new Set(code).size === 3;
-    const by = mine.by ? t(mine.locked ? "dc.locked_by" : "dc.draft_by", { name: name(PH.last, mine.by) }) : t("dc.draft_shared");
+    /* the lone interceptor of the 3-player game has nobody to share the draft with */
+    const alone = g.variant === "three" && !g.encrypting.includes(g.team);
+    const by = alone ? t("dc.draft_alone")
+      : mine.by ? t(mine.locked ? "dc.locked_by" : "dc.draft_by", { name: name(PH.last, mine.by) }) : t("dc.draft_shared");
     const kind = g.role === "interceptor" ? "intercept" : "decode";
     return `<div class="dc-guess ${kind}" data-testid="guess-panel">
       <p class="dc-task">${esc(t("dc.task." + kind, { team: teamName(g.active) }))}</p>
@@ -326,9 +342,18 @@
   function wireKw(main) {
     const inputs = [...main.querySelectorAll("[data-kw]")];
     const values = () => inputs.map((x) => x.value);
-    inputs.forEach((input) => input.addEventListener("input", () => {
+    /* a save names the fields typed on this phone, so a teammate typing another field at the
+       same time keeps their word */
+    const dirty = new Set();
+    inputs.forEach((input, i) => input.addEventListener("input", () => {
+      dirty.add(i);
       clearTimeout(kwSave);
-      kwSave = setTimeout(() => { kwSave = null; PH.act({ type: "kw_guess", words: values(), final: false }); }, 600);
+      kwSave = setTimeout(() => {
+        kwSave = null;
+        const fields = [...dirty];
+        dirty.clear();
+        PH.act({ type: "kw_guess", words: values(), final: false, fields });
+      }, 600);
     }));
     wireEnter(inputs);
     const lock = main.querySelector("[data-kw-lock]");
@@ -451,7 +476,8 @@
       for (let k = 0; k < 3; k++) if (k !== i && code[k] === d) code[k] = 0; /* a digit once: it moves */
       code[i] = code[i] === d ? 0 : d;
       pending = { key: `${g.round}-${g.active}`, code, at: Date.now() };
-      PH.act({ type: "draft", round: g.round, team: g.active, code });
+      /* index: the server changes only this row, so a teammate's tap in flight is kept */
+      PH.act({ type: "draft", round: g.round, team: g.active, code, index: i });
       PH.refresh();
       setTimeout(PH.refresh, PENDING_MS + 50);
     } else if (b.dataset.lock) {
@@ -510,7 +536,8 @@
 
   function tvStage(s, g) {
     const wait = waitingText(s, g);
-    if (g.phase === "over") return resultHtml(s, g, true);
+    /* the reveal that decided the game stays on the TV beside the keywords */
+    if (g.phase === "over") return resultHtml(s, g, true, g.reveal ? revealHtml(s, g, true) : "");
     if (g.phase === "encrypt") {
       return `<div class="dc-stage-encrypt">
         <h2>${esc(t("dc.tv.encrypt", { round: g.round }))}</h2>
@@ -524,7 +551,7 @@
         <h2>${esc(t("dc.tv.clues", { team: teamName(g.active), name: name(s, g.encryptors[g.active]) }))}</h2>
         ${cluesHtml(g, true)}
         <ul class="dc-locks">${Object.entries(g.guessing).map(([kind, x]) => `<li class="${x.locked ? "done" : ""}">
-          ${esc(t("dc.wait.group." + kind, { team: teamName(x.team) }))} <b>${x.locked ? "✔" : "…"}</b></li>`).join("")}
+          ${esc(groupText(s, g, kind, x.team))} <b>${x.locked ? "✔" : "…"}</b></li>`).join("")}
           ${g.guessing.intercept ? "" : `<li class="none">${esc(t("dc.no_intercept_round1"))}</li>`}</ul></div>`;
     }
     if (g.phase === "reveal") {
@@ -537,6 +564,20 @@
         <ol>${g.tie.guesses[team].map((w, i) => `<li>${w ? esc(w) : "—"} ${g.tie.accepted[team][i] ? `<b class="ok">✔</b>` : ""}</li>`).join("")}</ol></div>`).join("")}</div>` : "";
     return `<div class="dc-stage-tie"><h2>${esc(t("dc.tv.tie"))}</h2><p>${esc(t("dc.why." + (g.tie && g.tie.why || "rounds")))}</p>
       <p class="big">${esc(t(g.phase === "judge" ? "dc.tv.judge" : "dc.tv.kw"))}</p>${answers}<p class="note">${esc(wait)}</p></div>`;
+  }
+
+  /* Shrink a box's type until its content fits it: the TV has a fixed height, and the clue
+     sheet (the public record) and the reveal must never be cut off, however long the clues and
+     however many rounds. ``content`` is the element whose height must fit ``box``. */
+  function fitText(box, content, minPx) {
+    if (!box || !content) return;
+    box.style.fontSize = "";
+    let size = parseFloat(getComputedStyle(box).fontSize);
+    const limit = () => box.clientHeight + 1;
+    for (let i = 0; i < 40 && content.scrollHeight > limit() && size > minPx; i++) {
+      size = Math.max(minPx, size * 0.93);
+      box.style.fontSize = size + "px";
+    }
   }
 
   function tv(root, s) {
@@ -557,6 +598,10 @@
     setHtml(root.querySelector(".dc-head"), statusHtml(s, g, null));
     setHtml(root.querySelector(".dc-stage"), tvStage(s, g));
     setHtml(root.querySelector(".dc-sheets"), g.encrypting.map((team) => sheetHtml(g, team, g.keywords && g.keywords[team], "")).join(""));
+    const sheets = root.querySelector(".dc.tv .dc-sheets");
+    fitText(sheets, sheets, 8);
+    const stage = root.querySelector(".dc.tv .dc-stage");
+    fitText(stage, stage.firstElementChild, 9);
   }
 
   PH.games.decrypto = { phone, tv, lobby };
