@@ -156,6 +156,14 @@ def test_umlauts_and_sharp_s_fold_to_two_letters():
     assert g3.claim["status"] == "taken"
 
 
+def test_a_word_typed_in_full_width_letters_is_claimed():
+    # Japanese players often type with the IME in full-width mode: ｈａｎｇ is HANG
+    g = new_game()
+    turn_up(g, ["H", "A", "N", "G"])
+    claim(g, "s2", "ｈａｎｇ", ["H", "A", "N", "G"])
+    assert g.claim["word"] == "HANG" and g.claim["status"] == "taken" and len(g.piles["s2"]) == 4
+
+
 def test_bad_claims_are_refused_and_change_nothing():
     g = new_game()
     turn_up(g, ["H", "A", "N", "G", "E"])

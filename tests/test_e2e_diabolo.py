@@ -254,7 +254,8 @@ def test_the_phone_spells_and_folds_as_the_server_does(server, browser):
         for case, js in zip(cases, got):
             assert js == best_assignment(case["word"], case["cards"]), case
         assert sum(1 for g in got if g) > 50  # the cases do exercise real spellings
-        samples = ["Häuser", "straße", "STRAẞE", "Ölfässer", "Ü", "a\u0308rger", "  hang  ", "z.B."]
+        samples = ["Häuser", "straße", "STRAẞE", "Ölfässer", "Ü", "a\u0308rger", "  hang  ", "z.B.",
+                   "ｈａｎｇ", "ＨÄＵＳＥＲ", "ｓｔｒａßｅ", "ｈａ\u3000ｎｇ"]
         js_folds = page.evaluate("ws => ws.map(w => PH.games.diabolo.fold(w, 'de'))", samples)
         assert js_folds == [latin.fold(w, "de") for w in samples]
         js_en = page.evaluate("ws => ws.map(w => PH.games.diabolo.fold(w, 'en'))", samples)

@@ -101,7 +101,7 @@ def _lexicon():
 
 
 def fold(word: str, lang: str = "de") -> str:
-    """The word in the spelling cards use (§5): NFC, Ä→AE, Ö→OE, Ü→UE, ß/ẞ→SS, upper case."""
+    """The word in the spelling cards use (§5): NFKC (full-width letters too), Ä→AE, Ö→OE, Ü→UE, ß/ẞ→SS, upper case."""
     return _lexicon().fold(word, lang)
 
 

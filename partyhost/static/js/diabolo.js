@@ -8,8 +8,9 @@
   const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".split("");
 
   /* ---------- spelling, as the server folds it (latin.fold) ---------- */
+  /* NFKC, not NFC: full-width ｈａｎｇ from a Japanese IME is HANG, as on the server */
   function fold(word, lang) {
-    let s = String(word || "").normalize("NFC").replace(/\s+/g, "");
+    let s = String(word || "").normalize("NFKC").replace(/\s+/g, "");
     s = s.toUpperCase(); /* "ß".toUpperCase() is already "SS" */
     if (lang === "de") s = s.replace(/Ä/g, "AE").replace(/Ö/g, "OE").replace(/Ü/g, "UE").replace(/ẞ/g, "SS");
     return s;
