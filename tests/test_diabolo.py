@@ -222,6 +222,19 @@ def test_the_first_claim_wins_and_the_later_one_is_refused_without_penalty():
     assert g.to_dict() == before and g.piles["s2"] == []
 
 
+def test_a_lost_race_for_a_joker_names_it_as_the_table_sees_it():
+    # the refusal is read by people: a joker is the trident Ψ (ΨΨ), never the data's "?"
+    g = new_game()
+    turn_up(g, ["O", "ST", "?", "P", "T", "??", "E"])
+    joker = ids_of(g, ["?"])[0]
+    claim(g, "s1", "STOP", ["ST", "O", "?"], jokers={2: "P"})
+    late = [{"id": ids_of(g, ["P"])[0]}, {"id": ids_of(g, ["E"])[0]}, {"id": joker, "as": "T"}]
+    e = refused("card_taken", g.apply, "s2", {"type": "claim", "round": 1, "word": "PET", "cards": late}, 2.01)
+    assert e.params["face"] == "Ψ"
+    e = refused("joker_letter", claim, g, "s2", "PEST", ["P", "E", "??", "T"], jokers={2: "S"})
+    assert e.params["face"] == "ΨΨ"
+
+
 def test_cards_under_vote_are_held_for_the_claimant():
     g = new_game()
     turn_up(g, ["Z", "U", "R", "K", "E", "N", "T"])

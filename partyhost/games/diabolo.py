@@ -110,6 +110,12 @@ def is_known(folded: str, lang: str) -> bool:
     return bool(_lexicon().is_known(folded, lang))
 
 
+def shown_face(card: dict) -> str:
+    """A card's face as people see it on the table (for refusal messages): a joker is the trident
+    ``"Ψ"``, the double joker ``"ΨΨ"`` (the data's ``"?"``/``"??"`` mean nothing to a player)."""
+    return "Ψ" * card["joker"] if card["joker"] else card["face"]
+
+
 def card_letters(card: dict, as_letters: str | None) -> str:
     """The letters a card gives a word: its face, or the letters a joker stands for.
 
@@ -121,7 +127,7 @@ def card_letters(card: dict, as_letters: str | None) -> str:
     if card["joker"]:
         letters = (as_letters or "").upper()
         if len(letters) != card["joker"] or not _FOLDED.match(letters):
-            raise RuleError("joker_letter", face=card["face"], count=card["joker"])
+            raise RuleError("joker_letter", face=shown_face(card), count=card["joker"])
         return letters
     if as_letters is not None and as_letters.upper() != card["face"]:
         raise RuleError("not_a_joker", face=card["face"])
@@ -656,7 +662,7 @@ class Diabolo(Game):
         taken = set().union(*(set(p) for p in self.piles.values())) | reserved
         for i in ids:
             if i in taken:
-                raise RuleError("card_taken", face=self._face(i))
+                raise RuleError("card_taken", face=self._shown(i))
         for i in ids:
             if i not in self.table:
                 raise RuleError("not_face_up")
@@ -707,7 +713,7 @@ class Diabolo(Game):
         card = action["card"]
         if card not in self.table:
             if any(card in p for p in self.piles.values()):
-                raise RuleError("card_taken", face=self._face(card))
+                raise RuleError("card_taken", face=self._shown(card))
             raise RuleError("not_face_up")
         self._give_pick(seat, card, random_pick=False)
         self._maybe_finish_picking(now)
@@ -768,6 +774,10 @@ class Diabolo(Game):
         self._deal(self.round + 1, now)
 
     # --- internals ---------------------------------------------------------------------------
+
+    def _shown(self, card: int) -> str:
+        """The face of card ``card`` for a refusal message (jokers as Ψ / ΨΨ)."""
+        return shown_face(self.cards[card]) if 0 <= card < len(self.cards) else "?"
 
     def _face(self, card: int) -> str:
         return self.cards[card]["face"] if 0 <= card < len(self.cards) else "?"
