@@ -396,6 +396,19 @@ def test_each_player_deals_once_with_4_to_6_and_twice_with_2_or_3(n, dealers):
     assert seen == dealers and len(g.results) == len(dealers)
 
 
+def test_the_host_deals_for_a_next_dealer_whose_phone_is_gone():
+    # the next dealer's phone died at the scores: nobody else may deal, so the host (the TV)
+    # deals the round for them; they stay that round's dealer
+    g = new_game(4)
+    play_round_out(g, 1.0)
+    assert g.view(None)["next_dealer"] == "s2"
+    refused("not_dealer", g.apply, "s3", {"type": "deal", "round": 2}, 2.0)
+    refused("stale_round", g.host_apply, {"type": "deal", "round": 3}, 2.0)
+    g.host_apply({"type": "deal", "round": 2}, 2.0)
+    assert g.round == 2 and g.dealer == "s2" and g.phase == "turning" and g.card_count() == 66
+    refused("not_scored", g.host_apply, {"type": "deal", "round": 3}, 2.5)
+
+
 def test_totals_and_the_winner():
     g = new_game(2)
     turn_up(g, ["H", "A", "N", "G"])

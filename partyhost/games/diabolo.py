@@ -312,8 +312,8 @@ class Diabolo(Game):
     * the next dealer (or any player if that one has left): ``{"type": "deal", "round": n}``
       deals round ``n`` after the scores of the one before.
 
-    Host moves (``HOST_ACTIONS``): ``overrule {outcome}``, ``auto {on}``, ``turn {turned}``
-    (the host may stand in for a dealer whose phone is gone), ``handicap {seat, on}``.
+    Host moves (``HOST_ACTIONS``): ``overrule {outcome}``, ``auto {on}``, ``turn {turned}``,
+    ``deal {round}`` (the host may stand in for a dealer whose phone is gone), ``handicap {seat, on}``.
     """
 
     KEY: ClassVar[str] = "diabolo"
@@ -355,6 +355,7 @@ class Diabolo(Game):
         "auto": _action("auto", on={"type": "boolean"}),
         "turn": _action("turn", turned={"type": "integer", "minimum": 0, "maximum": 200}),
         "handicap": _action("handicap", seat={"type": "string", "maxLength": 20}, on={"type": "boolean"}),
+        "deal": _action("deal", round=_ROUND),
     }
 
     _FIELDS: ClassVar[tuple[str, ...]] = (
@@ -493,8 +494,9 @@ class Diabolo(Game):
         self.version += 1
 
     def host_apply(self, action: dict, now: float) -> None:
-        """The host's moves: overrule the vote, start/pause or turn for the dealer, set a
-        player's quick-player handicap (§8). Raises RuleError like :meth:`apply`."""
+        """The host's moves: overrule the vote, start/pause or turn for the dealer, deal the next
+        round for a next dealer whose phone is gone (else nobody could go on), set a player's
+        quick-player handicap (§8). Raises RuleError like :meth:`apply`."""
         if self.over:
             raise RuleError("game_over")
         kind = action.get("type")
@@ -510,6 +512,8 @@ class Diabolo(Game):
             self._set_auto(bool(action["on"]), now)
         elif kind == "turn":
             self._turn_now(int(action["turned"]), now)
+        elif kind == "deal":
+            self._deal_next(action, now)
         elif kind == "handicap":
             seat = action["seat"]
             if seat not in self.players:
@@ -761,6 +765,11 @@ class Diabolo(Game):
         """Deal the next round once the scores are up (§3). Only its dealer may (any player if
         that one has left). Raises ``"not_scored"``, ``"stale_round"`` (``round`` must be the
         next round's number), ``"not_dealer"``."""
+        self._deal_next(action, now, seat)
+
+    def _deal_next(self, action: dict, now: float, seat: str | None = None) -> None:
+        """Deal round ``action["round"]`` with its planned dealer; ``seat`` None is the host,
+        who may deal for anyone. Raises ``"not_scored"``, ``"stale_round"``, ``"not_dealer"``."""
         if self.phase != "scored":
             raise RuleError("not_scored")
         if action["round"] != self.round + 1:
@@ -769,7 +778,7 @@ class Diabolo(Game):
             while len(self.dealers) <= self.round:
                 self.dealers.append(self.players[len(self.dealers) % len(self.players)])
         nxt = self.dealers[self.round]
-        if seat != nxt and nxt in self.players:
+        if seat is not None and seat != nxt and nxt in self.players:
             raise RuleError("not_dealer")
         self._deal(self.round + 1, now)
 

@@ -429,6 +429,8 @@
         ${s.host && g.phase === "turning" && g.deck_left ? `<span class="hostturn">
           <button class="small" data-host-auto="${g.auto ? 0 : 1}" data-testid="tv-auto">${esc(t(g.auto ? "dia.host_pause" : "dia.host_start"))}</button>
           <button class="small" data-host-turn="1" data-testid="tv-turn">${esc(t("dia.host_turn"))}</button></span>` : ""}
+        ${g.phase === "scored" ? `<span data-testid="tv-next-dealer">${esc(g.next_dealer ? t("dia.wait_deal", { name: name(s, g.next_dealer) }) : t("dia.deal"))}</span>` : ""}
+        ${s.host && g.phase === "scored" ? `<span class="hostturn"><button class="small" data-host-deal="1" data-testid="tv-deal">${esc(t("dia.host_deal"))}</button></span>` : ""}
       </div>
       <div class="dia-banner">${banner}</div>
       <div class="dia-center">${center}</div>
@@ -438,6 +440,9 @@
     /* the host stands in for a dealer whose phone is gone */
     const hauto = root.querySelector("[data-host-auto]");
     if (hauto) hauto.onclick = () => { hauto.disabled = true; PH.hostAct("auto", { on: hauto.dataset.hostAuto === "1" }); };
+    /* … and deals the next round when that dealer's phone is gone (else the table is stuck) */
+    const hdeal = root.querySelector("[data-host-deal]");
+    if (hdeal) hdeal.onclick = () => { hdeal.disabled = true; PH.hostAct("deal", { round: PH.last.game.round + 1 }).then((r) => { if (!r.ok) hdeal.disabled = false; }); };
     const hturn = root.querySelector("[data-host-turn]");
     if (hturn) hturn.onclick = () => { hturn.disabled = true; PH.hostAct("turn", { turned: PH.last.game.turned }); };
   }
