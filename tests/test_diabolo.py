@@ -448,6 +448,27 @@ def test_victory_tiles_with_the_holders_handicap():
     assert h.over and h.winners == ["s1"]  # no handicap: a second round of 1 card against 0 wins
 
 
+def test_no_victory_tile_for_a_round_in_which_nobody_took_a_card():
+    # §7 gives the tile for "the most cards collected": a round where nobody took a card (all
+    # passed at once, or nobody found a word) gives no tile, else everyone would tie for it and
+    # two empty rounds would end the game with every player a winner
+    g = new_game(4, victory_tiles=True)
+    play_round_out(g, 1.0)
+    assert g.results[-1]["tiles"] == [] and g.tiles == {s: 0 for s in g.players} and not g.over
+    g.apply("s2", {"type": "deal", "round": 2}, 2.0)
+    g.piles["s1"] = [g.deck.pop() for _ in range(5)]
+    play_round_out(g, 3.0)
+    assert g.results[-1]["tiles"] == ["s1"]
+    g.apply("s3", {"type": "deal", "round": 3}, 4.0)
+    # the holder's 5 cards count -5, the others took none: a result of nothing takes no tile
+    g.piles["s1"] = [g.deck.pop() for _ in range(5)]
+    play_round_out(g, 5.0)
+    assert g.results[-1]["tiles"] == [] and g.tiles["s1"] == 1 and not g.over
+    g.apply("s4", {"type": "deal", "round": 4}, 6.0)
+    play_round_out(g, 7.0)
+    assert not g.over and sum(g.tiles.values()) == 1
+
+
 def test_a_snapshot_round_trips():
     g = new_game(3)
     turn_up(g, ["Z", "U", "R", "K"])
