@@ -328,7 +328,7 @@
       const jp = root.querySelector(".dia-joker");
       jp.hidden = !jokerFor;
       if (jokerFor) {
-        const key = jokerFor.id + ":" + jokerFor.have;
+        const key = jokerFor.id + ":" + jokerFor.have + ":" + PH.lang; /* a language switch redraws it too */
         if (jp.dataset.key !== key) {
           jp.dataset.key = key;
           jp.innerHTML = `<p>${esc(jokerFor.joker === 2 ? t("dia.joker_pick2", { have: jokerFor.have ? jokerFor.have + "_" : "__" }) : t("dia.joker_pick"))}</p>
