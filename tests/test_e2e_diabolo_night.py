@@ -72,3 +72,73 @@ def test_joker_picker_language_and_the_host_deals_for_a_gone_dealer(server, brow
         assert not [p for p in problems if "ゆうた" not in p], problems
     finally:
         close_all(tv, a)
+
+
+def _two_claims(cards: list[dict]) -> tuple[list, list] | None:
+    """Two known words on disjoint cards that take the same number of cards, as claim cards."""
+    from partyhost.games.diabolo import best_assignment, possible_words
+
+    for first in possible_words(cards, "de", limit=40, scan=200_000):
+        plan1 = best_assignment(first, cards)
+        rest = [c for c in cards if c["id"] not in {x["id"] for x in plan1}]
+        for second in possible_words(rest, "de", limit=40, scan=200_000):
+            plan2 = best_assignment(second, rest)
+            if len(plan2) == len(plan1):
+                as_cards = lambda plan: [{"id": c["id"], **({"as": c["as"]} if c["joker"] else {})} for c in plan]  # noqa: E731
+                return (first, as_cards(plan1)), (second, as_cards(plan2))
+    return None
+
+
+def test_the_final_table_of_six_players_fits_the_tv(server, browser, sio_peer):
+    """Six players with long names play for victory tiles; two tie for the win. The TV's final
+    panel (winners, tile line, score table, still-possible words) stays inside 1280x720, clear of
+    the status line and the QR corner (it was cut off at the top and bottom)."""
+    from partyhost.games.diabolo import deck_table
+
+    deck = deck_table("de")
+    srv = server(mode="eventlet", seed=12)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    names = ["たかはしまさひろ", "Benjamin-Alexand", "さくらこ", "Maximilian Klein", "りん", "ゆうたろう"]
+    phones = []
+    for i, name in enumerate(names):
+        ph = sio_peer(srv.url, {"role": "phone", "token": None, "lang": "ja"}, f"p{i}")
+        assert ph.send("join", {"name": name})["ok"]
+        phones.append(ph)
+    host = sio_peer(srv.url, {"role": "tv", "lang": "ja"}, "host")
+    try:
+        assert host.send("host", {"op": "choose", "game": "diabolo",
+                                  "options": {"victory_tiles": True, "tile_handicap": 0, "end_seconds": 5}})["ok"]
+        assert host.send("host", {"op": "start"})["ok"]
+        for rnd in (1, 2):
+            dealer = phones[rnd - 1]
+            game = dealer.wait_state(lambda s: s["game"] and s["game"]["round"] == rnd
+                                     and s["game"]["phase"] == "turning", f"round {rnd}")["game"]
+            while game["deck_left"]:
+                turned = game["turned"]
+                assert dealer.act(type="turn", round=rnd, turned=turned)["ok"]
+                game = dealer.wait_state(lambda s: s["game"]["turned"] == turned + 1, "a card turned")["game"]
+            pair = _two_claims([deck[c["id"]] for c in game["table"]])
+            assert pair, "no two words on a full table"
+            for ph, (word, cards) in zip(phones[:2], pair):
+                assert ph.act(type="claim", round=rnd, word=word, cards=cards)["ok"]
+            for ph in phones:
+                ph.act(type="pass", round=rnd)
+            state = host.wait_state(lambda s: s["game"]["phase"] in ("scored", "over"), "the round's end")
+            assert state["game"]["results"][-1]["tiles"] == ["s1", "s2"], state["game"]["results"]
+            if rnd == 1:
+                assert phones[1].act(type="deal", round=2)["ok"]
+        assert host.state["game"]["phase"] == "over" and host.state["game"]["winners"] == ["s1", "s2"]
+        expect(tv.get_by_test_id("winner")).to_contain_text("Benjamin")
+        expect(tv.get_by_test_id("possible").locator("b")).not_to_have_count(0)
+        shot(tv, "diabolo-night-tv-final-six.png")
+        status = tv.locator(".dia-status.tv").evaluate("e => e.getBoundingClientRect().bottom")
+        corner = tv.locator(".corner").evaluate("e => e.getBoundingClientRect().left")
+        for part in ("winner", "scores", "possible"):
+            box = tv.get_by_test_id(part).evaluate(
+                "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }")
+            left, top, right, bottom = box
+            assert top >= status and bottom <= 720 and left >= 0 and right <= corner, (part, box, status, corner)
+        assert not problems, problems
+    finally:
+        close_all(tv)
