@@ -41,6 +41,7 @@ def test_joker_picker_language_and_the_host_deals_for_a_gone_dealer(server, brow
             if joker.count():
                 break
             turned = a.evaluate("PH.last.game.turned")
+            a.wait_for_timeout(320)  # a finger's pace: taps within 300 ms count as one double tap
             a.get_by_test_id("turn").tap()
             expect(a.get_by_test_id("row").locator("[data-card]")).to_have_count(turned + 1)
         joker.tap()
@@ -108,7 +109,7 @@ def test_the_final_table_of_six_players_fits_the_tv(server, browser, sio_peer):
     host = sio_peer(srv.url, {"role": "tv", "lang": "ja"}, "host")
     try:
         assert host.send("host", {"op": "choose", "game": "diabolo",
-                                  "options": {"victory_tiles": True, "tile_handicap": 0, "end_seconds": 5}})["ok"]
+                                  "options": {"victory_tiles": True, "tile_handicap": 0, "end_seconds": 120}})["ok"]
         assert host.send("host", {"op": "start"})["ok"]
         for rnd in (1, 2):
             dealer = phones[rnd - 1]
@@ -121,7 +122,8 @@ def test_the_final_table_of_six_players_fits_the_tv(server, browser, sio_peer):
             pair = _two_claims([deck[c["id"]] for c in game["table"]])
             assert pair, "no two words on a full table"
             for ph, (word, cards) in zip(phones[:2], pair):
-                assert ph.act(type="claim", round=rnd, word=word, cards=cards)["ok"]
+                result = ph.act(type="claim", round=rnd, word=word, cards=cards)
+                assert result["ok"], result
             for ph in phones:
                 ph.act(type="pass", round=rnd)
             state = host.wait_state(lambda s: s["game"]["phase"] in ("scored", "over"), "the round's end")
@@ -142,3 +144,31 @@ def test_the_final_table_of_six_players_fits_the_tv(server, browser, sio_peer):
         assert not problems, problems
     finally:
         close_all(tv)
+
+
+def test_a_double_tap_on_turn_a_card_turns_one(server, browser, pw):
+    """A dealer's finger double-taps 1枚めくる (two taps ~80 ms apart, each sent after the state of
+    the first came back): one card turns, not two (§2: one card at a time)."""
+    srv = server(mode="eventlet", seed=4)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    phones = [Phone(browser, pw, srv.lan_url, n, problems) for n in ("あき", "ゆうた")]
+    try:
+        for ph in phones:
+            ph.join()
+        tv.locator("[data-choose=diabolo]").click()
+        tv.get_by_test_id("start").click()
+        a = phones[0].page
+        turn = a.get_by_test_id("turn")
+        expect(turn).to_be_visible()
+        for taps in range(1, 4):
+            turn.tap()
+            a.wait_for_timeout(80)
+            turn.tap()
+            expect(tv.get_by_test_id("tv-row").locator(".dcard")).to_have_count(taps)
+            a.wait_for_timeout(600)
+            expect(tv.get_by_test_id("tv-row").locator(".dcard")).to_have_count(taps)
+            a.wait_for_timeout(400)  # a deliberate next tap, later, turns the next card
+        assert not problems, problems
+    finally:
+        close_all(tv, *(ph.page for ph in phones))

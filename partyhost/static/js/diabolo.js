@@ -161,6 +161,8 @@
   let composeRound = 0;
   let sending = false;
   let lastBuzz = null;
+  let lastTurnTap = 0;
+  const TURN_GAP_MS = 300; /* a double tap, as phones count one */
 
   function available(g) {
     const held = g.claim && g.claim.status === "vote" ? new Set(g.claim.cards.map((c) => c.id)) : new Set();
@@ -264,7 +266,16 @@
       const auto = dealerSlot.querySelector("[data-auto]");
       if (auto) auto.onclick = () => PH.act({ type: "auto", round: g.round, on: auto.dataset.auto === "1" });
       const turn = dealerSlot.querySelector("[data-turn]");
-      if (turn) turn.onclick = () => { const gg = PH.last.game; PH.act({ type: "turn", round: gg.round, turned: gg.turned }); };
+      /* one card per tap: a finger's double tap (two taps ~100 ms apart, the second sent after
+         the first card's state came back) must not turn two, so taps closer than TURN_GAP_MS
+         count once */
+      if (turn) turn.onclick = () => {
+        const at = Date.now();
+        if (at - lastTurnTap < TURN_GAP_MS) return;
+        lastTurnTap = at;
+        const gg = PH.last.game;
+        PH.act({ type: "turn", round: gg.round, turned: gg.turned });
+      };
       dealerSlot.querySelectorAll("[data-tempo]").forEach((b) => { b.onclick = () => PH.act({ type: "tempo", seconds: Number(b.dataset.tempo) }); });
     }
 
