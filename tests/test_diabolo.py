@@ -156,6 +156,14 @@ def test_umlauts_and_sharp_s_fold_to_two_letters():
     assert g3.claim["status"] == "taken"
 
 
+def test_a_word_typed_in_full_width_letters_is_claimed():
+    # Japanese players often type with the IME in full-width mode: ｈａｎｇ is HANG
+    g = new_game()
+    turn_up(g, ["H", "A", "N", "G"])
+    claim(g, "s2", "ｈａｎｇ", ["H", "A", "N", "G"])
+    assert g.claim["word"] == "HANG" and g.claim["status"] == "taken" and len(g.piles["s2"]) == 4
+
+
 def test_bad_claims_are_refused_and_change_nothing():
     g = new_game()
     turn_up(g, ["H", "A", "N", "G", "E"])
@@ -212,6 +220,19 @@ def test_the_first_claim_wins_and_the_later_one_is_refused_without_penalty():
     e = refused("card_taken", g.apply, "s2", {"type": "claim", "round": 1, "word": "HAGEL", "cards": ids}, 2.003)
     assert e.params["face"] in ("H", "A", "N", "G")
     assert g.to_dict() == before and g.piles["s2"] == []
+
+
+def test_a_lost_race_for_a_joker_names_it_as_the_table_sees_it():
+    # the refusal is read by people: a joker is the trident Ψ (ΨΨ), never the data's "?"
+    g = new_game()
+    turn_up(g, ["O", "ST", "?", "P", "T", "??", "E"])
+    joker = ids_of(g, ["?"])[0]
+    claim(g, "s1", "STOP", ["ST", "O", "?"], jokers={2: "P"})
+    late = [{"id": ids_of(g, ["P"])[0]}, {"id": ids_of(g, ["E"])[0]}, {"id": joker, "as": "T"}]
+    e = refused("card_taken", g.apply, "s2", {"type": "claim", "round": 1, "word": "PET", "cards": late}, 2.01)
+    assert e.params["face"] == "Ψ"
+    e = refused("joker_letter", claim, g, "s2", "PEST", ["P", "E", "??", "T"], jokers={2: "S"})
+    assert e.params["face"] == "ΨΨ"
 
 
 def test_cards_under_vote_are_held_for_the_claimant():
@@ -375,6 +396,19 @@ def test_each_player_deals_once_with_4_to_6_and_twice_with_2_or_3(n, dealers):
     assert seen == dealers and len(g.results) == len(dealers)
 
 
+def test_the_host_deals_for_a_next_dealer_whose_phone_is_gone():
+    # the next dealer's phone died at the scores: nobody else may deal, so the host (the TV)
+    # deals the round for them; they stay that round's dealer
+    g = new_game(4)
+    play_round_out(g, 1.0)
+    assert g.view(None)["next_dealer"] == "s2"
+    refused("not_dealer", g.apply, "s3", {"type": "deal", "round": 2}, 2.0)
+    refused("stale_round", g.host_apply, {"type": "deal", "round": 3}, 2.0)
+    g.host_apply({"type": "deal", "round": 2}, 2.0)
+    assert g.round == 2 and g.dealer == "s2" and g.phase == "turning" and g.card_count() == 66
+    refused("not_scored", g.host_apply, {"type": "deal", "round": 3}, 2.5)
+
+
 def test_totals_and_the_winner():
     g = new_game(2)
     turn_up(g, ["H", "A", "N", "G"])
@@ -412,6 +446,27 @@ def test_victory_tiles_with_the_holders_handicap():
     h.piles["s1"] = [h.deck.pop()]
     play_round_out(h, 3.0)
     assert h.over and h.winners == ["s1"]  # no handicap: a second round of 1 card against 0 wins
+
+
+def test_no_victory_tile_for_a_round_in_which_nobody_took_a_card():
+    # §7 gives the tile for "the most cards collected": a round where nobody took a card (all
+    # passed at once, or nobody found a word) gives no tile, else everyone would tie for it and
+    # two empty rounds would end the game with every player a winner
+    g = new_game(4, victory_tiles=True)
+    play_round_out(g, 1.0)
+    assert g.results[-1]["tiles"] == [] and g.tiles == {s: 0 for s in g.players} and not g.over
+    g.apply("s2", {"type": "deal", "round": 2}, 2.0)
+    g.piles["s1"] = [g.deck.pop() for _ in range(5)]
+    play_round_out(g, 3.0)
+    assert g.results[-1]["tiles"] == ["s1"]
+    g.apply("s3", {"type": "deal", "round": 3}, 4.0)
+    # the holder's 5 cards count -5, the others took none: a result of nothing takes no tile
+    g.piles["s1"] = [g.deck.pop() for _ in range(5)]
+    play_round_out(g, 5.0)
+    assert g.results[-1]["tiles"] == [] and g.tiles["s1"] == 1 and not g.over
+    g.apply("s4", {"type": "deal", "round": 4}, 6.0)
+    play_round_out(g, 7.0)
+    assert not g.over and sum(g.tiles.values()) == 1
 
 
 def test_a_snapshot_round_trips():

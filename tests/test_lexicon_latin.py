@@ -41,6 +41,15 @@ def test_fold_german(typed, folded):
     assert latin.fold(typed, "de") == folded
 
 
+def test_fold_full_width_letters_as_a_japanese_keyboard_types_them():
+    # a Japanese IME in full-width mode types ｈａｎｇ / ＨＡＮＧ and a full-width space
+    assert latin.fold("ｈａｎｇ") == "HANG"
+    assert latin.fold("ＨÄＵＳＥＲ", "de") == "HAEUSER"
+    assert latin.fold("ｓｔｒａßｅ") == "STRASSE"
+    assert latin.fold("ｈａ\u3000ｎｇ") == "HANG"
+    assert latin.fold("ｔｈｅｎ", "en") == "THEN"
+
+
 def test_fold_english_only_uppercases():
     assert latin.fold("Quizzes", "en") == "QUIZZES"
     assert latin.fold(" went ", "en") == "WENT"

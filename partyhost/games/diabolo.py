@@ -101,13 +101,19 @@ def _lexicon():
 
 
 def fold(word: str, lang: str = "de") -> str:
-    """The word in the spelling cards use (§5): NFC, Ä→AE, Ö→OE, Ü→UE, ß/ẞ→SS, upper case."""
+    """The word in the spelling cards use (§5): NFKC (full-width letters too), Ä→AE, Ö→OE, Ü→UE, ß/ẞ→SS, upper case."""
     return _lexicon().fold(word, lang)
 
 
 def is_known(folded: str, lang: str) -> bool:
     """True when the word list of ``lang`` holds the folded word."""
     return bool(_lexicon().is_known(folded, lang))
+
+
+def shown_face(card: dict) -> str:
+    """A card's face as people see it on the table (for refusal messages): a joker is the trident
+    ``"Ψ"``, the double joker ``"ΨΨ"`` (the data's ``"?"``/``"??"`` mean nothing to a player)."""
+    return "Ψ" * card["joker"] if card["joker"] else card["face"]
 
 
 def card_letters(card: dict, as_letters: str | None) -> str:
@@ -121,7 +127,7 @@ def card_letters(card: dict, as_letters: str | None) -> str:
     if card["joker"]:
         letters = (as_letters or "").upper()
         if len(letters) != card["joker"] or not _FOLDED.match(letters):
-            raise RuleError("joker_letter", face=card["face"], count=card["joker"])
+            raise RuleError("joker_letter", face=shown_face(card), count=card["joker"])
         return letters
     if as_letters is not None and as_letters.upper() != card["face"]:
         raise RuleError("not_a_joker", face=card["face"])
@@ -306,8 +312,8 @@ class Diabolo(Game):
     * the next dealer (or any player if that one has left): ``{"type": "deal", "round": n}``
       deals round ``n`` after the scores of the one before.
 
-    Host moves (``HOST_ACTIONS``): ``overrule {outcome}``, ``auto {on}``, ``turn {turned}``
-    (the host may stand in for a dealer whose phone is gone), ``handicap {seat, on}``.
+    Host moves (``HOST_ACTIONS``): ``overrule {outcome}``, ``auto {on}``, ``turn {turned}``,
+    ``deal {round}`` (the host may stand in for a dealer whose phone is gone), ``handicap {seat, on}``.
     """
 
     KEY: ClassVar[str] = "diabolo"
@@ -349,6 +355,7 @@ class Diabolo(Game):
         "auto": _action("auto", on={"type": "boolean"}),
         "turn": _action("turn", turned={"type": "integer", "minimum": 0, "maximum": 200}),
         "handicap": _action("handicap", seat={"type": "string", "maxLength": 20}, on={"type": "boolean"}),
+        "deal": _action("deal", round=_ROUND),
     }
 
     _FIELDS: ClassVar[tuple[str, ...]] = (
@@ -487,8 +494,9 @@ class Diabolo(Game):
         self.version += 1
 
     def host_apply(self, action: dict, now: float) -> None:
-        """The host's moves: overrule the vote, start/pause or turn for the dealer, set a
-        player's quick-player handicap (§8). Raises RuleError like :meth:`apply`."""
+        """The host's moves: overrule the vote, start/pause or turn for the dealer, deal the next
+        round for a next dealer whose phone is gone (else nobody could go on), set a player's
+        quick-player handicap (§8). Raises RuleError like :meth:`apply`."""
         if self.over:
             raise RuleError("game_over")
         kind = action.get("type")
@@ -504,6 +512,8 @@ class Diabolo(Game):
             self._set_auto(bool(action["on"]), now)
         elif kind == "turn":
             self._turn_now(int(action["turned"]), now)
+        elif kind == "deal":
+            self._deal_next(action, now)
         elif kind == "handicap":
             seat = action["seat"]
             if seat not in self.players:
@@ -656,7 +666,7 @@ class Diabolo(Game):
         taken = set().union(*(set(p) for p in self.piles.values())) | reserved
         for i in ids:
             if i in taken:
-                raise RuleError("card_taken", face=self._face(i))
+                raise RuleError("card_taken", face=self._shown(i))
         for i in ids:
             if i not in self.table:
                 raise RuleError("not_face_up")
@@ -707,7 +717,7 @@ class Diabolo(Game):
         card = action["card"]
         if card not in self.table:
             if any(card in p for p in self.piles.values()):
-                raise RuleError("card_taken", face=self._face(card))
+                raise RuleError("card_taken", face=self._shown(card))
             raise RuleError("not_face_up")
         self._give_pick(seat, card, random_pick=False)
         self._maybe_finish_picking(now)
@@ -755,6 +765,11 @@ class Diabolo(Game):
         """Deal the next round once the scores are up (§3). Only its dealer may (any player if
         that one has left). Raises ``"not_scored"``, ``"stale_round"`` (``round`` must be the
         next round's number), ``"not_dealer"``."""
+        self._deal_next(action, now, seat)
+
+    def _deal_next(self, action: dict, now: float, seat: str | None = None) -> None:
+        """Deal round ``action["round"]`` with its planned dealer; ``seat`` None is the host,
+        who may deal for anyone. Raises ``"not_scored"``, ``"stale_round"``, ``"not_dealer"``."""
         if self.phase != "scored":
             raise RuleError("not_scored")
         if action["round"] != self.round + 1:
@@ -763,11 +778,15 @@ class Diabolo(Game):
             while len(self.dealers) <= self.round:
                 self.dealers.append(self.players[len(self.dealers) % len(self.players)])
         nxt = self.dealers[self.round]
-        if seat != nxt and nxt in self.players:
+        if seat is not None and seat != nxt and nxt in self.players:
             raise RuleError("not_dealer")
         self._deal(self.round + 1, now)
 
     # --- internals ---------------------------------------------------------------------------
+
+    def _shown(self, card: int) -> str:
+        """The face of card ``card`` for a refusal message (jokers as Ψ / ΨΨ)."""
+        return shown_face(self.cards[card]) if 0 <= card < len(self.cards) else "?"
 
     def _face(self, card: int) -> str:
         return self.cards[card]["face"] if 0 <= card < len(self.cards) else "?"
@@ -884,7 +903,10 @@ class Diabolo(Game):
         if self.victory_tiles:
             adjusted = {s: counts[s] - (self.tile_handicap if self.tiles.get(s, 0) > 0 else 0) for s in self.players}
             top = max(adjusted.values())
-            tiles_to = [s for s in self.players if adjusted[s] == top]
+            # "the most cards collected" needs a result above nothing: a round nobody took a card
+            # in (or only a holder, whose cards count 10 less) gives no tile, else every player
+            # would tie for it and two empty rounds would make everyone a winner
+            tiles_to = [s for s in self.players if adjusted[s] == top] if top > 0 else []
             for s in tiles_to:
                 self.tiles[s] = self.tiles.get(s, 0) + 1
         self.results.append({"round": self.round, "dealer": self.dealer, "cards": counts, "tiles": tiles_to,

@@ -1,6 +1,7 @@
 """German and English word lists for letter games (Diabolo), checked on a folded spelling.
 
-Folding (``seeds/004_…``, the spelling rules; ``RULES.md`` Diabolo): NFC first, then upper case,
+Folding (``seeds/004_…``, the spelling rules; ``RULES.md`` Diabolo): NFKC first (NFC plus the
+width fold, so the full-width ｈａｎｇ a Japanese keyboard types is HANG), then upper case,
 whitespace removed, and for German Ä→AE, Ö→OE, Ü→UE, ß/ẞ→SS. The lists ship already folded, one
 word a line, gzip'd, in ``partyhost/lexicon/data/{de,en}_words.txt.gz`` (built by
 ``tools/build_latin_lexicons.py``; sources and licences in ``docs/lexicon_latin.md`` and next to the
@@ -32,13 +33,14 @@ def fold(word: str, lang: str = "de") -> str:
 
     ``word``: any string (non-strings give ``""``). ``lang``: ``"de"`` folds umlauts and ß as the
     rulebook says (Häuser → HAEUSER, Straße/STRAẞE → STRASSE); any other language only upper-cases.
-    Both remove all whitespace and apply NFC first (so a decomposed "a" + combining diaeresis folds
-    like "ä"). Raises nothing; the result may still hold characters outside A–Z, which callers
-    validate (``str.isascii() and str.isalpha()``).
+    Both remove all whitespace and apply NFKC first: it composes like NFC (a decomposed "a" +
+    combining diaeresis folds like "ä") and also folds full-width forms, so ｈａｎｇ (a Japanese
+    IME in full-width mode) is HANG; ß, ẞ and the umlauts are left to the steps below. Raises
+    nothing; the result may still hold characters outside A–Z, which callers validate (``str.isascii() and str.isalpha()``).
     """
     if not isinstance(word, str):
         return ""
-    s = "".join(unicodedata.normalize("NFC", word).split())
+    s = "".join(unicodedata.normalize("NFKC", word).split())
     if lang == "de":
         # translate before upper(): "ß".upper() is already "SS", "ẞ".upper() stays "ẞ".
         return s.upper().translate(_DE_FOLDS)

@@ -8,8 +8,9 @@
   const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".split("");
 
   /* ---------- spelling, as the server folds it (latin.fold) ---------- */
+  /* NFKC, not NFC: full-width ｈａｎｇ from a Japanese IME is HANG, as on the server */
   function fold(word, lang) {
-    let s = String(word || "").normalize("NFC").replace(/\s+/g, "");
+    let s = String(word || "").normalize("NFKC").replace(/\s+/g, "");
     s = s.toUpperCase(); /* "ß".toUpperCase() is already "SS" */
     if (lang === "de") s = s.replace(/Ä/g, "AE").replace(/Ö/g, "OE").replace(/Ü/g, "UE").replace(/ẞ/g, "SS");
     return s;
@@ -160,6 +161,8 @@
   let composeRound = 0;
   let sending = false;
   let lastBuzz = null;
+  let lastTurnTap = 0;
+  const TURN_GAP_MS = 300; /* a double tap, as phones count one */
 
   function available(g) {
     const held = g.claim && g.claim.status === "vote" ? new Set(g.claim.cards.map((c) => c.id)) : new Set();
@@ -263,7 +266,16 @@
       const auto = dealerSlot.querySelector("[data-auto]");
       if (auto) auto.onclick = () => PH.act({ type: "auto", round: g.round, on: auto.dataset.auto === "1" });
       const turn = dealerSlot.querySelector("[data-turn]");
-      if (turn) turn.onclick = () => { const gg = PH.last.game; PH.act({ type: "turn", round: gg.round, turned: gg.turned }); };
+      /* one card per tap: a finger's double tap (two taps ~100 ms apart, the second sent after
+         the first card's state came back) must not turn two, so taps closer than TURN_GAP_MS
+         count once */
+      if (turn) turn.onclick = () => {
+        const at = Date.now();
+        if (at - lastTurnTap < TURN_GAP_MS) return;
+        lastTurnTap = at;
+        const gg = PH.last.game;
+        PH.act({ type: "turn", round: gg.round, turned: gg.turned });
+      };
       dealerSlot.querySelectorAll("[data-tempo]").forEach((b) => { b.onclick = () => PH.act({ type: "tempo", seconds: Number(b.dataset.tempo) }); });
     }
 
@@ -327,7 +339,7 @@
       const jp = root.querySelector(".dia-joker");
       jp.hidden = !jokerFor;
       if (jokerFor) {
-        const key = jokerFor.id + ":" + jokerFor.have;
+        const key = jokerFor.id + ":" + jokerFor.have + ":" + PH.lang; /* a language switch redraws it too */
         if (jp.dataset.key !== key) {
           jp.dataset.key = key;
           jp.innerHTML = `<p>${esc(jokerFor.joker === 2 ? t("dia.joker_pick2", { have: jokerFor.have ? jokerFor.have + "_" : "__" }) : t("dia.joker_pick"))}</p>
@@ -428,6 +440,8 @@
         ${s.host && g.phase === "turning" && g.deck_left ? `<span class="hostturn">
           <button class="small" data-host-auto="${g.auto ? 0 : 1}" data-testid="tv-auto">${esc(t(g.auto ? "dia.host_pause" : "dia.host_start"))}</button>
           <button class="small" data-host-turn="1" data-testid="tv-turn">${esc(t("dia.host_turn"))}</button></span>` : ""}
+        ${g.phase === "scored" ? `<span data-testid="tv-next-dealer">${esc(g.next_dealer ? t("dia.wait_deal", { name: name(s, g.next_dealer) }) : t("dia.deal"))}</span>` : ""}
+        ${s.host && g.phase === "scored" ? `<span class="hostturn"><button class="small" data-host-deal="1" data-testid="tv-deal">${esc(t("dia.host_deal"))}</button></span>` : ""}
       </div>
       <div class="dia-banner">${banner}</div>
       <div class="dia-center">${center}</div>
@@ -437,6 +451,9 @@
     /* the host stands in for a dealer whose phone is gone */
     const hauto = root.querySelector("[data-host-auto]");
     if (hauto) hauto.onclick = () => { hauto.disabled = true; PH.hostAct("auto", { on: hauto.dataset.hostAuto === "1" }); };
+    /* … and deals the next round when that dealer's phone is gone (else the table is stuck) */
+    const hdeal = root.querySelector("[data-host-deal]");
+    if (hdeal) hdeal.onclick = () => { hdeal.disabled = true; PH.hostAct("deal", { round: PH.last.game.round + 1 }).then((r) => { if (!r.ok) hdeal.disabled = false; }); };
     const hturn = root.querySelector("[data-host-turn]");
     if (hturn) hturn.onclick = () => { hturn.disabled = true; PH.hostAct("turn", { turned: PH.last.game.turned }); };
   }
