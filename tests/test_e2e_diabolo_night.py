@@ -162,9 +162,14 @@ def test_a_double_tap_on_turn_a_card_turns_one(server, browser, pw):
         turn = a.get_by_test_id("turn")
         expect(turn).to_be_visible()
         for taps in range(1, 4):
-            turn.tap()
-            a.wait_for_timeout(80)
-            turn.tap()
+            # the second tap comes as soon as the first card's state is back (so the turned-count
+            # guard alone would let it through), within a double tap's 300 ms
+            a.evaluate("""async () => {
+                const t0 = PH.last.game.turned, start = Date.now();
+                document.querySelector("[data-testid=turn]").click();
+                while (PH.last.game.turned === t0 && Date.now() - start < 250) await new Promise((r) => setTimeout(r, 5));
+                document.querySelector("[data-testid=turn]").click();
+            }""")
             expect(tv.get_by_test_id("tv-row").locator(".dcard")).to_have_count(taps)
             a.wait_for_timeout(600)
             expect(tv.get_by_test_id("tv-row").locator(".dcard")).to_have_count(taps)
