@@ -296,9 +296,9 @@ def test_eight_players_with_long_names_fit_the_tv_lobby(server, browser, sio_pee
             _socket_phone(sio_peer, srv, name)
         tv.locator("[data-choose=word_basket]").click()
         expect(tv.get_by_test_id("mode-vote")).to_have_class(re.compile(r"\bon\b"))
-        expect(tv.locator(".side .players li")).to_have_count(8)
+        expect(tv.locator(".side .lobby-players li")).to_have_count(8)
         outside = """() => { const p = document.querySelector(".side").getBoundingClientRect();
-          return [...document.querySelectorAll(".side .players li, .side .players [data-kick]")].filter((el) => {
+          return [...document.querySelectorAll(".side .lobby-players li, .side .lobby-players [data-kick]")].filter((el) => {
             const r = el.getBoundingClientRect(); return r.left < p.left - 0.5 || r.right > p.right + 0.5; })
             .map((el) => el.textContent.trim()); }"""
         try:  # the page redraws as each phone's state arrives: judge the settled layout

@@ -66,7 +66,8 @@
       : count > g.max ? t("lobby.sitout", { count: count - g.max }) : t("lobby.ready_to_start");
     return `<div class="games">${s.party.games.map((x) => `
         <button class="game-tile ${x.key === s.party.game_key ? "on" : ""}" ${s.host ? "" : "disabled"} data-choose="${esc(x.key)}">
-          <strong>${esc(t("game." + x.key))}</strong><span>${esc(t("game." + x.key + ".blurb"))}</span></button>`).join("")}</div>
+          <strong>${esc(t("game." + x.key))}</strong></button>`).join("")}</div>
+      ${g ? `<p class="blurb" data-testid="blurb">${esc(t("game." + g.key + ".blurb"))}</p>` : ""}
       ${s.host ? `<button class="primary huge" data-host="start" data-testid="start" ${ok ? "" : "disabled"}>${esc(t("lobby.start"))}</button>` : ""}
       <p class="note" data-testid="start-note">${esc(note)}</p>`;
   }
