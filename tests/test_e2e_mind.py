@@ -509,3 +509,21 @@ def test_pause_and_resume_by_tapping_on_tv_and_host_phone(server, browser, pw):
     expect(b.page.locator('[data-testid=ready][data-ready="0"]')).to_be_visible()
     assert not problems, problems
     close_all(tv, a.page, b.page)
+
+
+def test_a_phone_that_chose_english_is_an_english_page_after_a_reload(server, browser, pw):
+    """The page's ``lang`` follows the phone's saved choice from the first paint (games pick
+    quotation marks and fonts by it), not only after a switch."""
+    srv = server(mode="eventlet", seed=5)
+    ctx = browser.new_context(**pw.devices[PHONE_DEVICE])
+    page = ctx.new_page()
+    try:
+        page.goto(srv.url.replace("127.0.0.1", "game.lan") + "/")
+        expect(page.locator("html")).to_have_attribute("lang", "ja")
+        page.get_by_test_id("lang").click()
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        expect(page.get_by_test_id("lang")).to_have_text("日本語")
+    finally:
+        ctx.close()

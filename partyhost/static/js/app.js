@@ -11,6 +11,7 @@ const PH = (() => {
   };
   let lang = params.get("lang") || store.get("lang") || document.documentElement.lang || "ja";
   if (!catalogues[lang]) lang = "ja";
+  document.documentElement.lang = lang; /* a phone that chose English keeps lang="en" after a reload */
 
   function t(key, p) {
     const s = (catalogues[lang] && catalogues[lang][key]) || catalogues.en[key] || key;
