@@ -36,6 +36,8 @@ def act(page, action: dict) -> None:
 
 def play_round(tv, by_seat: dict, counter: list[int], *, stop_at_last_reveal: bool = False) -> None:
     """Both encryptors send three long clues; decoders decode right, nobody intercepts."""
+    # right after スタート the TV may not have the game's first state yet
+    tv.wait_for_function("PH.last && PH.last.game && PH.last.game.phase === 'encrypt'")
     g = game(tv)
     rnd = g["round"]
     for team in g["encrypting"]:
