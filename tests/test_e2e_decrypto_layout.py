@@ -119,6 +119,7 @@ def test_waiting_for_a_guess_names_the_players_and_a_dropped_phone(server, brows
             ph.join()
         tv.locator("[data-choose=decrypto]").click()
         tv.get_by_test_id("start").click()
+        tv.wait_for_function("PH.last && PH.last.game && PH.last.game.phase === 'encrypt'")
         by_seat = {seat(ph.page): ph for ph in phones}
         g = game(tv)
         for team in g["encrypting"]:
@@ -154,6 +155,7 @@ def test_the_deciding_reveal_stays_on_the_tv_with_the_result(server, browser, pw
             ph.join()
         tv.locator("[data-choose=decrypto]").click()
         tv.get_by_test_id("start").click()
+        tv.wait_for_function("PH.last && PH.last.game && PH.last.game.phase === 'encrypt'")
         by_seat = {seat(ph.page): ph.page for ph in phones}
         for rnd in (1, 2):
             g = game(tv)
