@@ -75,6 +75,7 @@ class ServerProcess:
             sys.executable, "-m", "partyhost",
             "--port", str(self.port), "--bind", "127.0.0.1", "--no-browser", "--fresh",
             "--data", str(data_dir), "--seed", str(seed), "--async-mode", mode,
+            "--allow-host", LAN_HOST,
         ]  # fmt: skip
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
