@@ -1,72 +1,477 @@
-"""Hypothesis throws arbitrary JSON at the engine through the real transport: every message gets
-exactly one answer, nothing escapes the loop, and a refused message changes nothing."""
+"""Hypothesis throws messages at every registered game through the real transport (the in-process
+:class:`~tests.helpers.Rig`: the real app, engine and Socket.IO test clients) and checks, after
+every single message, what issue 10 promises.
+
+For each game in ``partyhost.games.registry.GAMES`` (a sixth game is fuzzed without a change
+here): a TV, the game's minimum number of phones (sometimes up to two more), an outsider phone
+that never joins, a latecomer that may join mid-game; lobby options drawn from the game's own
+``OPTIONS``; the game started; then a drawn batch of steps, each one of:
+
+* a plausible move read from the game's state (:data:`tests.fuzz_moves.PROPOSERS`), so games
+  really progress into later levels, votes, reveals, tie-breaks and deck-outs;
+* a near miss built from the game's own ``ACTIONS`` / ``HOST_ACTIONS``: real types and field
+  names with wrong, odd or boundary values (NaN, ±Infinity sent raw, ``2.0`` and ``True`` where
+  integers go, integers past 2**53, invisible characters in and around texts, empty and very long
+  texts, wrong types, missing and extra fields, stale rounds/levels/serials);
+* a plausible move with an odd envelope (stale or integral-float ``game``, late or NaN ``at``,
+  odd or repeated ``id``);
+* a host operation from the TV, a phone or the outsider (``game`` moves, pause, resume, kick,
+  promote, choose with odd options, address, end and start);
+* random JSON under real and made-up event names, with zero or two arguments;
+* a join or language change (names laced with invisible characters);
+* a clock tick: ``rig.clock`` moves on and every deadline that falls due fires.
+
+Invariants, after every message: exactly one ``result`` goes back, to the sender only; never
+``code == "internal"``; a refused message leaves ``engine.party.to_dict()`` JSON-equal; a message
+holding a non-finite number or an integer past 2**53 is answered ``malformed``; one with ``2.0``
+or ``True`` in an integer field is refused as ``malformed`` (unless a check that comes before the
+schema refused it first: not joined, stale game, paused …); every event any client received
+(states included) is strict JSON (``wire.dumps`` accepts it: no NaN in any view) and holds no
+invisible character; no deadline stays due after it fired (the loop would spin). At the end the
+TV ends the game and starts it again.
+
+Determinism: ``derandomize=True`` (and no example database), so CI runs the same examples on
+every run and a failure in CI fails the same way on a laptop; the examples change only when
+this file, the helpers or Hypothesis change. To explore further by hand, run with
+``FUZZ_EXAMPLES=500 FUZZ_RANDOM=1`` (random seeds, more examples per game).
+
+Bounded: :data:`EXAMPLES` examples per game of at most :data:`MAX_STEPS` steps; the whole file
+takes about 25 s on the 2-core CI machine (measured; see the report in issue 10).
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from .helpers import Rig
+from partyhost import wire
+from partyhost.games.registry import GAMES
 
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.floats()
-    | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=12,
+from .fuzz_moves import (
+    BIG_INTEGERS, INVISIBLE, MISSING, NAN, NON_FINITE, ODD_TAGS, PROPOSERS, Context, Msg, context_of,
+    generic_moves, invisible_laced, json_values, near_miss_action, unholdable, value_for,
 )
-# Payloads that look almost right: real event names and field names, wrong or odd values.
-near_misses = st.fixed_dictionaries(
-    {"type": st.sampled_from(["play", "ready", "stop", "propose_shuriken", "vote_shuriken", "x"])},
-    optional={
-        "level": st.one_of(st.integers(-3, 15), st.text(max_size=3), st.none()),
-        "card": st.one_of(st.integers(-5, 110), st.floats(allow_nan=False), st.text(max_size=3)),
-        "ready": st.one_of(st.booleans(), st.integers(0, 1)),
-        "proposal": st.integers(-1, 3),
-        "agree": st.booleans(),
-        "game": st.integers(0, 3),
-        "op": st.sampled_from(["start", "kick", "end", "pause", "promote", "address"]),
-        "seat": st.sampled_from(["s1", "s2", "s9", ""]),
-    },
-)
-messages = st.lists(
-    st.tuples(
-        st.sampled_from(["phone0", "phone1", "outsider"]),
-        st.sampled_from(["act", "host", "join", "lang", "nonsense"]),
-        st.one_of(json_values, near_misses),
-    ),
-    min_size=1,
-    max_size=25,
-)
+from .helpers import Client, Rig
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "40"))
+"""Examples per game (each one a fresh party and a batch of up to :data:`MAX_STEPS` steps)."""
+MAX_STEPS = 45
+EXTRA_PLAYERS = 2
+"""Up to this many phones beyond the game's minimum (never past its maximum)."""
+SETTLE_LIMIT = 50
+"""Timer firings after one clock step before a deadline that stays due counts as a spinning loop."""
+
+HIDDEN = re.compile("[" + "".join(INVISIBLE) + "]")
+KNOWN_KINDS = frozenset({"act", "host", "join", "lang"})
+ACT_GATES = frozenset({"not_joined", "no_game", "stale_game", "not_playing_this_game", "game_over",
+                       "paused", "too_late", "too_large"})
+"""Refusals ``Engine._on_act`` may give before it checks the action against the game's schema."""
+HOST_GATES = frozenset({"not_host", "duplicate", "stale_game", "no_game", "game_over", "too_large"})
+"""Refusals a host ``game`` operation may get before the schema check of its action."""
+TICKS = (0.05, 0.2, 1.0, 2.5, 4.0, 6.0, 16.0, 21.0, 26.0, 31.0, 61.0, 125.0)
+"""Clock steps in seconds: within and past every timer the games have (2 s claim display, 15 s
+picks, 20 s votes, 25 s reveals, 30 s clue timer, 120 s deck-out countdown at most)."""
+EVENTS = ("act", "host", "join", "lang", "nonsense", "connect", "disconnect", "message", "*", "")
+HOST_OPS = ("game", "game", "game", "pause", "resume", "resume", "resume", "end", "start", "restart",
+            "kick", "kick", "promote", "choose", "address")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(messages)
-def test_any_message_is_answered_and_refusals_change_nothing(batch):
-    rig = Rig(seed=11)
-    tv = rig.tv()
-    phones = {"phone0": rig.phone("a"), "phone1": rig.phone("b"), "outsider": rig.phone()}
-    assert tv.send("host", {"op": "start"})["ok"]
-    for who, event, payload in batch:
-        client = phones[who]
-        msg_id = f"fz-{len(client.received('result'))}-{event}"
-        if isinstance(payload, dict):
-            payload = {**payload, "id": msg_id}
-            if event == "act" and "game" not in payload:
-                payload["game"] = rig.engine.party.game_serial
-        before = json.dumps(rig.engine.party.to_dict(), sort_keys=True)
-        count = len(client.received("result"))
-        # raw, as a hostile client writes it: NaN and Infinity included
-        client.emit_raw("2" + json.dumps([event, payload]), drain=False)
+def party_json(rig: Rig) -> str:
+    """The party's snapshot as canonical JSON (the store's view of what a refusal may not change)."""
+    return json.dumps(rig.engine.party.to_dict(), sort_keys=True)
+
+
+@dataclass
+class Stats:
+    """What one game's fuzz did, for ``FUZZ_STATS=1`` (printed; run pytest with ``-s``):
+    examples, messages, the answers by code (``ok <type>`` for accepted actions) and the game
+    phases seen after a message."""
+
+    examples: int = 0
+    messages: int = 0
+    answers: Counter = field(default_factory=Counter)
+    phases: Counter = field(default_factory=Counter)
+
+
+STATS: dict[str, Stats] = {}
+
+
+class FuzzTable:
+    """One fuzzed party of game ``key``: the rig, its clients by name (``"tv"``, ``"p0"`` …,
+    ``"outsider"``, ``"late"``), and the checks every message and clock step must pass."""
+
+    def __init__(self, key: str, data) -> None:
+        self.key = key
+        self.cls = GAMES[key]
+        self.data = data
+        self.rig = Rig(seed=data.draw(st.integers(0, 2**16), label="seed"))
+        self.ids = 0
+        self.accepted_ids: list[tuple[str, str]] = []
+        self.clients: dict[str, Client] = {"tv": self.rig.tv()}
+        top = min(self.cls.MAX_PLAYERS, self.cls.MIN_PLAYERS + EXTRA_PLAYERS)
+        players = data.draw(st.integers(self.cls.MIN_PLAYERS, top), label="players")
+        for i in range(players):
+            name = invisible_laced(data, f"p{i}", keep=True) if data.draw(st.integers(0, 4)) == 0 else f"p{i}"
+            self.clients[f"p{i}"] = self.rig.phone(name)
+        self.clients["outsider"] = self.rig.phone()
+        self.clients["late"] = self.rig.phone()
+        self.seen = {name: 0 for name in self.clients}
+        self.names = 0
+        self.start_game()
+
+    # ----- who is who -------------------------------------------------------------------------
+    @property
+    def tv(self) -> Client:
+        return self.clients["tv"]
+
+    def seat_holders(self) -> dict[str, str]:
+        """Seat id → client name, for the phones holding a seat now."""
+        out = {}
+        for name, client in self.clients.items():
+            seat = client.seat if name != "tv" else None
+            if seat:
+                out[seat] = name
+        return out
+
+    def context(self) -> Context:
+        game = self.rig.engine.party.game
+        views = [self.rig.engine.party_view()]
+        if game is not None:
+            views.append(game.view(None))
+        return context_of(views, list(self.rig.engine.party.seats) + ["s99", ""])
+
+    def fresh_id(self) -> str:
+        self.ids += 1
+        return f"fz{self.ids}"
+
+    # ----- the game's life ---------------------------------------------------------------------
+    def start_game(self) -> None:
+        """Choose the game with options drawn from its own schema (defaults when those cannot
+        start) and start it."""
+        ctx = Context(seats=list(self.rig.engine.party.seats), counters=[0, 1], texts=["random"])
+        options = {}
+        if self.data.draw(st.booleans(), label="options?"):
+            options, _ = value_for(self.data, self.cls.OPTIONS, ctx, odd_percent=0)
+        chosen = self.send(Msg("tv", "host", {"op": "choose", "game": self.key, "options": options,
+                                              "id": self.fresh_id()}))
+        if not chosen["ok"]:
+            assert self.tv.send("host", {"op": "choose", "game": self.key, "options": {}})["ok"]
+        if not self.send(Msg("tv", "host", {"op": "start", "id": self.fresh_id()}))["ok"]:
+            assert self.tv.send("host", {"op": "choose", "game": self.key, "options": {}})["ok"]
+            result = self.tv.send("host", {"op": "start"})
+            assert result["ok"], result
+        assert self.rig.engine.party.game.KEY == self.key
+        self.check_events()
+
+    def finish(self) -> None:
+        """The TV can always end the game and start it again (topping up seats a kick took)."""
+        assert self.tv.send("host", {"op": "end"})["ok"]
+        while len(self.rig.engine.party.seats) < self.cls.MIN_PLAYERS:
+            self.names += 1
+            self.clients[f"extra{self.names}"] = self.rig.phone(f"extra{self.names}")
+        assert self.tv.send("host", {"op": "choose", "game": self.key, "options": {}})["ok"]
+        result = self.tv.send("host", {"op": "start"})
+        assert result["ok"], result
+        assert self.rig.engine.party.running
+        assert self.tv.state["game"]["game"] == self.key
+        self.check_events()
+
+    # ----- checks ------------------------------------------------------------------------------
+    def check_events(self) -> None:
+        """Every event any client received since the last check is strict JSON, and no state
+        or welcome holds an invisible character.
+
+        Answers (``result``) are not searched for invisible characters: one goes to its sender
+        only and may echo what that sender wrote outside any text value (its own message
+        ``id``, an object key named in a ``malformed`` detail); every text *value* is cleaned
+        before any check, so it can never reach a state."""
+        for name, client in self.clients.items():
+            client.pump()
+            for kind, payload in client.events[self.seen.get(name, 0):]:
+                try:
+                    text = wire.dumps(payload, ensure_ascii=False)
+                except ValueError as error:
+                    raise AssertionError(f"{name} received a {kind} that is not strict JSON: {payload}") from error
+                if kind not in ("state", "welcome"):
+                    continue
+                hidden = sorted({f"U+{ord(ch):04X}" for ch in HIDDEN.findall(text)})
+                assert not hidden, f"{name} received a {kind} holding {hidden}: {text[:500]}"
+            self.seen[name] = len(client.events)
+
+    def settle(self) -> None:
+        """Drain, firing every deadline that is due, until none is; a deadline still due after
+        :data:`SETTLE_LIMIT` firings would spin the real loop at 100 % (the NaN deadline bug)."""
+        engine = self.rig.engine
+        for _ in range(SETTLE_LIMIT):
+            self.rig.drain()
+            wake = engine.next_wakeup()
+            if wake is None or wake > engine.clock():
+                return
+        raise AssertionError(f"a deadline stays due: {engine.next_wakeup()} <= {engine.clock()}")
+
+    def tick(self, seconds: float) -> None:
+        """Move the clock on and let every timer that fell due fire."""
+        self.rig.clock.advance(seconds)
+        self.settle()
+        self.check_events()
+
+    def send(self, msg: Msg) -> dict:
+        """Put ``msg`` on the wire as written (NaN included), drain, and check the answer."""
+        rig = self.rig
+        client = self.clients[msg.sender]
+        before = party_json(rig)
+        counts = {name: len(c.received("result")) for name, c in self.clients.items()}
+        if msg.payload is MISSING:
+            packet = [msg.event]
+        elif isinstance(msg.payload, tuple):
+            packet = [msg.event, *msg.payload]
+        else:
+            packet = [msg.event, msg.payload]
+        client.emit_raw("2" + json.dumps(packet), drain=False)
         rig.drain()
+        STATS[self.key].messages += 1
         results = client.received("result")
-        assert len(results) == count + 1, (event, payload)
+        where = f"{msg.sender} sent {msg.event} {msg.payload!r}"
+        assert len(results) == counts[msg.sender] + 1, f"not exactly one answer: {where}"
+        for name, other in self.clients.items():
+            if name != msg.sender:
+                assert len(other.received("result")) == counts[name], f"{name} got an answer: {where}"
         answer = results[-1]
-        assert answer["ok"] in (True, False)
+        assert answer["ok"] in (True, False), answer
+        code = answer.get("code")
+        stats = STATS[self.key]
+        kind = msg.payload.get("type") if isinstance(msg.payload, dict) and msg.event == "act" else msg.event
+        stats.answers[f"ok {kind}" if answer["ok"] else code] += 1
+        game = rig.engine.party.game
+        stats.phases[getattr(game, "phase", None) if game is not None else "lobby"] += 1
+        assert code != "internal", where
         if not answer["ok"]:
-            assert answer["code"] != "internal", (event, payload)
-            assert answer["message"]
-            assert json.dumps(rig.engine.party.to_dict(), sort_keys=True) == before, (event, payload)
-    # the room still works afterwards: the TV can always end and restart
-    assert tv.send("host", {"op": "end"})["ok"]
+            assert answer["message"], answer
+            assert party_json(rig) == before, f"a refusal ({code}) changed the party: {where}"
+        single = msg.payload is not MISSING and not isinstance(msg.payload, tuple)
+        if msg.event in KNOWN_KINDS and single and unholdable(msg.payload):
+            assert code == "malformed", f"{code} for a number no browser holds: {where}"
+        if msg.tags & ODD_TAGS:
+            if "envelope" in msg.tags:
+                allowed = {"malformed", "too_large"}
+            else:
+                allowed = {"malformed"} | (ACT_GATES if msg.event == "act" else HOST_GATES)
+            assert code in allowed, f"{code} for 2.0/True in an integer field: {where}"
+        if answer["ok"] and isinstance(msg.payload, dict) and isinstance(msg.payload.get("id"), str):
+            self.accepted_ids.append((msg.sender, msg.payload["id"]))
+        self.settle()
+        self.check_events()
+        return answer
+
+    # ----- drawing steps -------------------------------------------------------------------------
+    def act(self, sender: str, action: dict, tags=frozenset()) -> Msg:
+        payload = {"game": self.rig.engine.party.game_serial, **action, "id": self.fresh_id()}
+        return Msg(sender, "act", payload, frozenset(tags))
+
+    def host_game(self, action: dict, tags=frozenset(), sender: str = "tv") -> Msg:
+        return Msg(sender, "host", {"op": "game", "action": action, "id": self.fresh_id()}, frozenset(tags))
+
+    def plausible(self) -> list[Msg]:
+        """A move read from the game's state (see :data:`PROPOSERS`)."""
+        data = self.data
+        party = self.rig.engine.party
+        game = party.game
+        if game is None or game.over:
+            return [Msg("tv", "host", {"op": "start", "id": self.fresh_id()})]
+        propose = PROPOSERS.get(self.key)
+        moves = propose(game, data) if propose else []
+        moves = moves or generic_moves(game, data, self.cls, self.context())
+        seat, action = data.draw(st.sampled_from(moves), label="move")
+        holders = self.seat_holders()
+        if seat is None:
+            host = holders.get(party.host_seat, "tv") if data.draw(st.integers(0, 4)) == 0 else "tv"
+            return [self.host_game(action, sender=host)]
+        sender = holders.get(seat, "outsider")
+        if "burst" in action:  # the dealer taps "turn" several times
+            return [self.act(sender, {"type": "turn", "round": game.round, "turned": game.turned + i})
+                    for i in range(action["burst"])]
+        return [self.act(sender, action)]
+
+    def phone_names(self) -> list[str]:
+        return [n for n in self.clients if n != "tv"]
+
+    def near_miss(self) -> list[Msg]:
+        """A game action from the game's own schema with odd values, from a phone."""
+        data = self.data
+        action, tags = near_miss_action(data, self.cls, self.context())
+        players = [n for n in self.phone_names() if n not in ("outsider", "late")]
+        sender = data.draw(st.sampled_from(players * 4 + ["outsider", "late"]), label="sender")
+        return [self.act(sender, action, tags)]
+
+    def odd_envelope(self) -> list[Msg]:
+        """A plausible move with an odd envelope: ``game``, ``at`` or ``id`` wrong, or a repeat."""
+        data = self.data
+        msgs = self.plausible()
+        msg = msgs[0]
+        if msg.event != "act":
+            return msgs
+        payload = dict(msg.payload)
+        serial = payload["game"]
+        what = data.draw(st.sampled_from(["game", "at", "id", "drop"]), label="envelope")
+        tags: set[str] = set()
+        if what == "game":
+            value = data.draw(st.sampled_from([serial - 1, serial + 1, float(serial), True, str(serial),
+                                               None, NAN, 2**53]))
+            if isinstance(value, bool):
+                tags |= {"bool_int", "envelope"}
+            elif isinstance(value, float) and value == value:
+                tags |= {"int_float", "envelope"}
+            payload["game"] = value
+        elif what == "at":
+            now = self.rig.engine.game_now()
+            payload["at"] = data.draw(st.sampled_from([now, now - 2.5, now - 1, now + 500, NAN, -NAN,
+                                                       float("-inf"), "now", -1e308, True]))
+        elif what == "id":
+            repeats = [i for s, i in self.accepted_ids if s == msg.sender]
+            payload["id"] = data.draw(st.sampled_from(
+                [None, 7, "", "x" * 65, 2.5, 3.0, NAN, 2**60, "\u200b"] + repeats[-3:]))
+        else:
+            payload.pop(data.draw(st.sampled_from(["game", "type"])))
+        return [Msg(msg.sender, "act", payload, frozenset(tags))]
+
+    def host_op(self) -> list[Msg]:
+        """A host operation from the TV (mostly), a phone or the outsider."""
+        data = self.data
+        party = self.rig.engine.party
+        ctx = self.context()
+        sender = data.draw(st.sampled_from(["tv"] * 6 + self.phone_names()), label="host sender")
+        op = data.draw(st.sampled_from(HOST_OPS), label="op")
+        payload: dict = {"op": op, "id": self.fresh_id()}
+        tags: set[str] = set()
+        if op == "game":
+            if data.draw(st.booleans()):
+                return [self.host_game(*near_miss_action(data, self.cls, ctx, host=True), sender=sender)]
+            msgs = [m for m in self.plausible() if m.event == "host"]
+            return msgs[:1] or [self.host_game(*near_miss_action(data, self.cls, ctx, host=True), sender=sender)]
+        if op in ("kick", "promote"):
+            payload["seat"] = data.draw(st.sampled_from(party.players + list(party.seats) + ["s99", "", "s1\u200b"]))
+        elif op == "choose":
+            payload["game"] = data.draw(st.sampled_from([self.key, self.key, "nope", "\u200b" + self.key]))
+            if data.draw(st.booleans()):
+                payload["options"], _ = value_for(data, self.cls.OPTIONS, ctx, odd_percent=40)
+        elif op == "address":
+            payload["index"], odd = data.draw(st.sampled_from(
+                [(0, set()), (1, set()), (-1, set()), (0.0, {"int_float", "envelope"}),
+                 (False, {"bool_int", "envelope"}), (2**53, set())]))
+            tags |= odd
+        if data.draw(st.integers(0, 4)) == 0:
+            serial = party.game_serial
+            payload["serial"], odd = data.draw(st.sampled_from(
+                [(serial, set()), (serial - 1, set()), (float(serial), {"int_float", "envelope"}),
+                 (True, {"bool_int", "envelope"})]))
+            tags |= odd
+        return [Msg(sender, "host", payload, frozenset(tags))]
+
+    def random_message(self) -> list[Msg]:
+        """Random JSON (or no payload, or two) under a real or made-up event name."""
+        data = self.data
+        sender = data.draw(st.sampled_from(self.phone_names() + ["tv"]), label="random sender")
+        name = data.draw(st.sampled_from(EVENTS), label="event")
+        shape = data.draw(st.sampled_from(["one", "one", "one", "none", "two"]))
+        if shape == "none":
+            return [Msg(sender, name, MISSING)]
+        payload = data.draw(json_values, label="json")
+        if isinstance(payload, dict) and data.draw(st.booleans()):
+            payload = {**payload, "id": self.fresh_id()}
+            if name == "act":
+                payload.setdefault("game", self.rig.engine.party.game_serial)
+                payload.setdefault("type", data.draw(st.sampled_from(sorted(self.cls.ACTIONS))))
+        if shape == "two":
+            return [Msg(sender, name, (payload, data.draw(json_values)))]
+        return [Msg(sender, name, payload)]
+
+    def join_or_lang(self) -> list[Msg]:
+        """The latecomer (or a kicked phone) joins with an odd name, or a phone changes language."""
+        data = self.data
+        unseated = [n for n, c in self.clients.items() if n not in ("tv", "outsider") and not c.seat]
+        if unseated and data.draw(st.booleans()):
+            self.names += 1
+            name = data.draw(st.sampled_from([
+                invisible_laced(data, f"late{self.names}"), f"late{self.names}", "\u200b\u200c", "",
+                "x" * 40, NAN, 17, "p0",
+            ]))
+            return [Msg(data.draw(st.sampled_from(unseated)), "join", {"name": name, "id": self.fresh_id()})]
+        sender = data.draw(st.sampled_from(self.phone_names()))
+        lang = data.draw(st.sampled_from(["en", "ja", "e\u200bn", "", "xx" * 10, 1.0, NAN, None]))
+        return [Msg(sender, "lang", {"lang": lang, "id": self.fresh_id()})]
+
+
+STEPS = ("plausible",) * 12 + ("near_miss",) * 4 + ("tick",) * 3 + ("envelope", "host", "host", "random",
+                                                                     "join")
+"""Step kinds, weighted by repetition (Hypothesis shrinks towards the first). A plausible step
+is a run of up to :data:`PLAUSIBLE_RUN` moves, each read from the state the last one left."""
+PLAUSIBLE_RUN = 4
+
+
+def fuzz_game(key: str, data) -> None:
+    """One example: a fresh party of ``key``, a drawn batch of steps, then end and restart."""
+    STATS.setdefault(key, Stats()).examples += 1
+    table = FuzzTable(key, data)
+    steps = data.draw(st.integers(1, MAX_STEPS), label="steps")
+    for _ in range(steps):
+        kind = data.draw(st.sampled_from(STEPS), label="step")
+        if kind == "plausible":
+            for _ in range(data.draw(st.integers(1, PLAUSIBLE_RUN), label="run")):
+                for msg in table.plausible():
+                    table.send(msg)
+            continue
+        if kind == "tick":
+            wake = table.rig.engine.next_wakeup()
+            choices = list(TICKS) + ([wake - table.rig.clock() + 0.001] * 3 if wake is not None else [])
+            table.tick(max(0.0, data.draw(st.sampled_from(choices), label="seconds")))
+            continue
+        msgs = {
+            "near_miss": table.near_miss,
+            "envelope": table.odd_envelope,
+            "host": table.host_op,
+            "random": table.random_message,
+            "join": table.join_or_lang,
+        }[kind]()
+        for msg in msgs:
+            table.send(msg)
+    table.finish()
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_any_message_to_any_game_is_answered_once_and_refusals_change_nothing(key):
+    """Every registered game, fuzzed through the real transport (see the module docstring)."""
+    random_runs = bool(os.environ.get("FUZZ_RANDOM"))
+
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=not random_runs,
+              database=None if not random_runs else settings.default.database,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                     HealthCheck.filter_too_much])
+    @given(data=st.data())
+    def run(data):
+        fuzz_game(key, data)
+
+    started = time.perf_counter()
+    run()
+    if os.environ.get("FUZZ_STATS"):
+        stats = STATS[key]
+        print(f"\n{key}: {stats.examples} examples, {stats.messages} messages, "
+              f"{time.perf_counter() - started:.1f} s\n  phases: {dict(stats.phases)}\n"
+              f"  answers: {dict(stats.answers.most_common())}")
+
+
+def test_the_odd_values_the_fuzz_sends_are_the_ones_issue_10_names():
+    """The fuzz's alphabet of odd values holds what issue 10 names, so a narrowed list fails here."""
+    assert {f"U+{ord(c):04X}" for c in INVISIBLE} == (
+        {f"U+{c:04X}" for c in range(0x200B, 0x2010)} | {f"U+{c:04X}" for c in range(0x202A, 0x202F)}
+        | {f"U+{c:04X}" for c in range(0x2060, 0x2065)} | {"U+FEFF"})
+    assert any(n != n for n in NON_FINITE) and float("inf") in NON_FINITE and float("-inf") in NON_FINITE
+    assert all(abs(n) > 2**53 - 1 for n in BIG_INTEGERS)
+    assert unholdable({"a": [1, {"b": NAN}]}) and unholdable([2**53]) and not unholdable({"a": [2.0, True]})
