@@ -62,7 +62,8 @@ class ServerProcess:
     LAN-like origin in the browser tests), ``log`` (the file holding stdout and stderr).
     """
 
-    def __init__(self, mode: str, seed: int, data_dir: Path) -> None:
+    def __init__(self, mode: str, seed: int, data_dir: Path, bind: str = "127.0.0.1",
+                 extra_args: tuple[str, ...] = ()) -> None:
         self.mode = mode
         self.seed = seed
         self.port = free_port()
@@ -73,9 +74,9 @@ class ServerProcess:
         self._log_file = open(self.log, "wb")  # noqa: SIM115 - closed in stop()
         cmd = [
             sys.executable, "-m", "partyhost",
-            "--port", str(self.port), "--bind", "127.0.0.1", "--no-browser", "--fresh",
+            "--port", str(self.port), "--bind", bind, "--no-browser", "--fresh",
             "--data", str(data_dir), "--seed", str(seed), "--async-mode", mode,
-            "--allow-host", LAN_HOST,
+            "--allow-host", LAN_HOST, *extra_args,
         ]  # fmt: skip
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
@@ -137,12 +138,14 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def server(request, tmp_path):
-    """Factory: ``server(mode="eventlet"|"threading", seed=1) -> ServerProcess`` (already up)."""
+    """Factory: ``server(mode="eventlet"|"threading", seed=1, bind="127.0.0.1", extra_args=())
+    -> ServerProcess`` (already up)."""
     started: list[ServerProcess] = []
     request.node._partyhost_servers = started
 
-    def start(mode: str = "eventlet", seed: int = 1) -> ServerProcess:
-        srv = ServerProcess(mode, seed, tmp_path / f"server-{len(started)}-{mode}")
+    def start(mode: str = "eventlet", seed: int = 1, bind: str = "127.0.0.1",
+              extra_args: tuple[str, ...] = ()) -> ServerProcess:
+        srv = ServerProcess(mode, seed, tmp_path / f"server-{len(started)}-{mode}", bind, extra_args)
         started.append(srv)
         try:
             srv.wait_ready()
