@@ -248,7 +248,7 @@ def test_the_phone_spells_and_folds_as_the_server_does(server, browser):
     page = browser.new_context().new_page()
     try:
         page.goto(srv.url + "/tv")
-        page.wait_for_function("typeof PH !== 'undefined' && !!PH.games.diabolo")
+        page.wait_for_function("() => typeof PH !== 'undefined' && !!PH.games.diabolo")
         rng = random.Random(5)
         words = sorted(latin.words("de"))
         cases = []
