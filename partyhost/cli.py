@@ -79,6 +79,8 @@ def _build(args: argparse.Namespace, addresses: list[Candidate], store: Store, s
         "STORE": store,
         "SNAPSHOT": saved,
         "HOST_KEY": store.host_key(),
+        "BIND": args.bind,
+        "ALLOWED_HOSTS": list(getattr(args, "allow_host", None) or []),
     })
 
 

@@ -13,7 +13,6 @@ Nothing here talks to Flask: the engine is given an ``emit(event, data, sid)`` c
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import math
 import queue as queue_module
@@ -26,9 +25,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from jsonschema import Draft202012Validator
-
-from . import i18n
+from . import i18n, wire
 from .games import registry
 from .games.base import RuleError
 from .netaddr import Candidate, join_url
@@ -86,7 +83,7 @@ ENVELOPES: dict[str, dict] = {
         "additionalProperties": False,
     },
 }
-_ENVELOPE_VALIDATORS = {kind: Draft202012Validator(schema) for kind, schema in ENVELOPES.items()}
+_ENVELOPE_VALIDATORS = {kind: wire.Validator(schema) for kind, schema in ENVELOPES.items()}
 
 SAVE_RETRY = 5.0
 """Seconds between attempts to save again while saving fails and nothing else changes, so the
@@ -129,6 +126,18 @@ def room_code(rng: random.Random) -> str:
     """A short room code for the TV: 4 letters without look-alikes (no I, O)."""
     letters = "".join(c for c in string.ascii_uppercase if c not in "IO")
     return "".join(rng.choice(letters) for _ in range(4))
+
+
+def reply_id(payload: Any) -> str | int | None:
+    """The ``id`` to echo in the ``result`` for ``payload``: a string of at most 64 characters or
+    an integer a browser holds exactly; anything else (NaN, a float, a huge text) echoes None, so
+    the answer to a malformed message can always be written."""
+    msg_id = payload.get("id") if isinstance(payload, dict) else None
+    if isinstance(msg_id, str) and len(msg_id) <= 64:
+        return msg_id
+    if isinstance(msg_id, int) and not isinstance(msg_id, bool) and abs(msg_id) <= wire.MAX_SAFE_INTEGER:
+        return msg_id
+    return None
 
 
 class Engine:
@@ -210,18 +219,18 @@ class Engine:
                     game.interrupted(self.game_now())
                 # a state that loads but cannot be shown or timed would blank every screen
                 for seat in [None, *self.party.players]:
-                    json.dumps(game.view(seat), allow_nan=False)
+                    wire.dumps(game.view(seat))
                 deadline = game.next_deadline()
                 if deadline is not None and not math.isfinite(deadline):
                     raise ValueError(f"deadline {deadline!r}")
-                json.dumps(game.to_dict(), allow_nan=False)
+                wire.dumps(game.to_dict())
             except Exception as error:
                 problems.append(f"game {game.KEY!r} dropped: {type(error).__name__}: {error}")
                 self.party.drop_game()
         try:
             if not finite(self.party.to_dict()):
                 raise ValueError("a non-finite number (NaN or Infinity) outside the game")
-            json.dumps(self.party_view(), allow_nan=False)
+            wire.dumps(self.party_view())
             self.join_url()
         except Exception as error:
             raise RestoreError(f"the saved party cannot be resumed: {type(error).__name__}: {error}") from None
@@ -339,7 +348,7 @@ class Engine:
         conn = self.connections.get(message.sid)
         log.debug("message %s from %s (%s)", message.kind, message.sid, "known" if conn else "unknown")
         payload = message.payload
-        msg_id = payload.get("id") if isinstance(payload, dict) else None
+        msg_id = reply_id(payload)
         if message.kind == "connect" and conn is None:
             self._on_connect(message)
             return
@@ -349,7 +358,11 @@ class Engine:
         if conn is None:
             return  # a message from a socket we never saw connect (or already gone)
         try:
-            self._check_envelope(message.kind, payload)
+            if "arity" in message.meta:
+                log.warning("socket %s sent %r with %d arguments (one is expected)",
+                            message.sid, message.kind, message.meta["arity"])
+                raise RuleError("malformed", detail="one payload per message")
+            payload = self._check_envelope(message.kind, payload)
             handler = getattr(self, f"_on_{message.kind}")
             handler(conn, payload, message)
         except RuleError as error:
@@ -374,19 +387,34 @@ class Engine:
             self._paused_total += now - self._paused_at
             self._paused_at = None
 
-    def _check_envelope(self, kind: str, payload: Any) -> None:
+    def _check_envelope(self, kind: str, payload: Any) -> Any:
+        """The payload as the game may see it, or a refusal.
+
+        Order: a known kind; then :func:`wire.clean` (only finite numbers, integers a browser can
+        hold, bounded nesting; invisible characters removed from every text); then the size as
+        compact JSON; then the envelope's schema (whose integers are JSON integers: ``2.0`` is
+        not one).
+
+        Returns:
+            The cleaned payload (a new structure).
+        Raises:
+            RuleError: ``"unknown_message"``, ``"malformed"`` (``detail``), ``"too_large"`` (``max``).
+        """
         if kind not in _ENVELOPE_VALIDATORS:
             raise RuleError("unknown_message")
         try:
-            size = len(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode())
-        except (TypeError, ValueError):
-            raise RuleError("malformed", detail="json") from None
+            payload = wire.clean(payload)
+            size = len(wire.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode())
+        except (TypeError, ValueError) as error:
+            detail = error.detail if isinstance(error, wire.WireError) else "json"
+            raise RuleError("malformed", detail=detail) from None
         if size > MAX_MESSAGE_BYTES:
             raise RuleError("too_large", max=MAX_MESSAGE_BYTES)
         error = next(iter(_ENVELOPE_VALIDATORS[kind].iter_errors(payload)), None)
         if error is not None:
             where = "/".join(str(p) for p in error.path) or "(root)"
             raise RuleError("malformed", detail=f"{where}: {error.message}"[:200])
+        return payload
 
     def _reply(self, conn: Connection, msg_id: Any, error: RuleError | None) -> None:
         if error is None:
@@ -676,14 +704,23 @@ class Engine:
         now = self.game_now()
         if self.store is not None:
             self._save(now)
+        unsendable: list[str] = []
         for conn in list(self.connections.values()):
             view = self.view_for(conn)
-            key = json.dumps(view, sort_keys=True, ensure_ascii=False)
+            try:
+                key = wire.dumps(view, sort_keys=True, ensure_ascii=False)
+            except ValueError:
+                # a non-finite number in a view: a bug in a game. That socket keeps its last
+                # good state; the others still get theirs, then the bug is raised loudly.
+                unsendable.append(conn.sid)
+                continue
             if self._sent.get(conn.sid) == key:
                 continue
             self._sent[conn.sid] = key
             view["now"] = now
             self._send("state", view, conn.sid)
+        if unsendable:
+            raise ValueError(f"a view holds a non-finite number (sockets {unsendable}); not sent")
 
     def _send(self, event: str, data: Any, sid: str) -> None:
         try:

@@ -1,15 +1,15 @@
 """The games the host can play, by key, and the schema checks shared by all of them.
 
-Schemas are checked with the ``jsonschema`` package (draft 2020-12): every action and every
-options object is validated before a game sees it, so rules code only checks rules.
+Schemas are checked with the ``jsonschema`` package (draft 2020-12, with JSON integers only:
+:data:`partyhost.wire.Validator`): every action and every options object is validated before a
+game sees it, so rules code only checks rules.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from jsonschema import Draft202012Validator
-
+from ..wire import Validator
 from .base import Game, RuleError
 from .decrypto import Decrypto
 from .diabolo import Diabolo
@@ -27,13 +27,13 @@ def get(key: object) -> type[Game] | None:
 
 
 @lru_cache(maxsize=None)
-def _validator(cls: type[Game], action_type: str | None, host: bool = False) -> Draft202012Validator:
+def _validator(cls: type[Game], action_type: str | None, host: bool = False) -> Validator:
     schema = cls.OPTIONS if action_type is None else (cls.HOST_ACTIONS if host else cls.ACTIONS)[action_type]
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    Validator.check_schema(schema)
+    return Validator(schema)
 
 
-def _first_error(validator: Draft202012Validator, data: object) -> str | None:
+def _first_error(validator: Validator, data: object) -> str | None:
     error = next(iter(sorted(validator.iter_errors(data), key=lambda e: list(e.path))), None)
     if error is None:
         return None
