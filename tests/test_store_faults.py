@@ -478,8 +478,7 @@ def test_a_second_host_on_one_data_folder_refuses_and_the_first_keeps_working(se
     assert f"pid {first.proc.pid}" in said
     assert "http://127.0.0.1" not in second.stdout  # no banner for a host that is not there
     ben = _phone(sio_peer, first, "Ben")  # the first one still serves and saves
-    assert aki.state["party"]["roster"][-1]["name"] == "Ben"
-    aki.wait_state(lambda s: len(s["party"]["roster"]) == 2, "both seats")
+    aki.wait_state(lambda s: [r["name"] for r in s["party"]["roster"]] == ["あき", "Ben"], "both seats")
     deadline = time.monotonic() + 5
     while [s["name"] for s in json.loads(row(data / DB_NAME))["party"]["seats"]] != ["あき", "Ben"]:
         assert time.monotonic() < deadline, "Ben's seat was never saved"
