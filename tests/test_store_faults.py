@@ -625,6 +625,7 @@ def test_the_save_warning_on_a_1280x720_tv_leaves_the_qr_code_and_start_uncovere
     tv = ctx.new_page()
     problems: list[str] = []
     tv.on("pageerror", lambda e: problems.append(str(e)))
+    tv.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)  # CSP included
     shots = Path(os.environ.get("PARTYHOST_SHOT_DIR") or tmp_path)
     try:
         tv.goto(srv.url + "/tv")
