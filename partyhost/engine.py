@@ -684,7 +684,8 @@ class Engine:
                 reason = failure_reason(error)
                 log.error("パーティーを保存できません(%s)。ゲームは続きます。保存できるまでテレビに警告を出します"
                           " / cannot save the party (%s: %s); the game goes on and the TV warns until a"
-                          " save works", reason, reason, getattr(error, "cause", error))
+                          " save works", i18n.message("ja", f"alert.reason.{reason}"), reason,
+                          getattr(error, "cause", error))
                 log.debug("snapshot failed", exc_info=True)
                 self._save_failure = {"reason": reason, "count": 1, "retry_at": retry_at}
             else:

@@ -415,9 +415,13 @@ class Store:
         NaN and ±Infinity in the text come back as floats: the engine's restore repairs or
         refuses them (see :meth:`partyhost.engine.Engine`), they never reach a screen.
         Raises:
-            SnapshotError: the row is not JSON, or not an object with a ``"party"`` object.
+            SnapshotError: the row cannot be read, is not JSON, or is not an object with a
+                ``"party"`` object.
         """
-        row = self._connection().execute("SELECT data FROM snapshot WHERE id = 1").fetchone()
+        try:
+            row = self._connection().execute("SELECT data FROM snapshot WHERE id = 1").fetchone()
+        except sqlite3.DatabaseError as error:  # a SQLite file of another shape (another program's)
+            raise SnapshotError(f"the snapshot cannot be read: {error}") from None
         if not row:
             return None
         try:
