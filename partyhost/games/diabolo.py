@@ -302,7 +302,8 @@ class Diabolo(Game):
 
     * ``{"type": "claim", "round", "word", "cards": [{"id", "as"?}]}`` — a word from face-up
       cards in spelling order; ``as`` gives a joker's letter(s).
-    * ``{"type": "vote", "ballot": "accept"|"reject"}`` — a ballot on the word under vote.
+    * ``{"type": "vote", "vote": id, "ballot": "accept"|"reject"}`` — a ballot on the word under
+      vote ``id`` (``view()["vote"]["id"]``); a ballot for an earlier vote is refused ``vote_gone``.
     * ``{"type": "pick", "round", "card": id}`` — take one face-up card after a rejected word.
     * ``{"type": "pass", "round"}`` — the deck is out and I see no more word.
     * dealer only: ``{"type": "turn", "round", "turned": n}`` (turn the next card now; ``turned``
@@ -342,7 +343,7 @@ class Diabolo(Game):
                 "properties": {"id": _CARD_ID, "as": {"type": "string", "minLength": 1, "maxLength": 2}},
                 "required": ["id"], "additionalProperties": False}},
         ),
-        "vote": _action("vote", ballot={"enum": ["accept", "reject"]}),
+        "vote": _action("vote", vote={"type": "integer", "minimum": 1}, ballot={"enum": ["accept", "reject"]}),
         "pick": _action("pick", round=_ROUND, card=_CARD_ID),
         "pass": _action("pass", round=_ROUND),
         "turn": _action("turn", round=_ROUND, turned={"type": "integer", "minimum": 0, "maximum": 200}),
@@ -351,17 +352,20 @@ class Diabolo(Game):
         "deal": _action("deal", round=_ROUND),
     }
     HOST_ACTIONS: ClassVar[dict[str, dict]] = {
-        "overrule": _action("overrule", outcome={"enum": ["accept", "reject"]}),
+        "overrule": _action("overrule", vote={"type": "integer", "minimum": 1},
+                            outcome={"enum": ["accept", "reject"]}),
         "auto": _action("auto", on={"type": "boolean"}),
         "turn": _action("turn", turned={"type": "integer", "minimum": 0, "maximum": 200}),
         "handicap": _action("handicap", seat={"type": "string", "maxLength": 20}, on={"type": "boolean"}),
         "deal": _action("deal", round=_ROUND),
     }
 
+    _FIELD_DEFAULTS: ClassVar[dict] = {"vote_serial": 0}
+    """Fields newer than some saved snapshots, with the value an old snapshot implies."""
     _FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "options", "lang", "interval", "end_seconds", "handicap", "victory_tiles",
         "tile_handicap", "dealers", "round", "dealer", "phase", "deck", "table", "turned", "piles",
-        "auto_on", "next_turn_at", "end_at", "passed", "claim", "vote", "picking", "results",
+        "auto_on", "next_turn_at", "end_at", "passed", "claim", "vote", "vote_serial", "picking", "results",
         "tiles", "winners", "possible", "last_event", "event_n", "version",
     )  # fmt: skip
 
@@ -401,6 +405,7 @@ class Diabolo(Game):
         self.passed: list[str] = []
         self.claim: dict | None = None  # the last claim {seat, word, cards, status}
         self.vote: dict | None = None  # TableVote.to_dict() while phase == "vote"
+        self.vote_serial = 0  # id of the latest vote (ballots name the vote they are for)
         self.picking: dict | None = None  # {"pickers", "picked": {seat: {"id"|None, "from"}}, "deadline"}
         self.results: list[dict] = []  # per round: {"round", "dealer", "cards": {seat: n}, "tiles": [seats]}
         self.tiles: dict[str, int] = {}
@@ -505,7 +510,7 @@ class Diabolo(Game):
             if self.phase != "vote" or self.vote is None:
                 raise RuleError("no_word_vote")
             vote = TableVote.from_dict(self.vote)
-            vote.overrule(action["outcome"])
+            vote.overrule(action["outcome"], action["vote"])
             self.vote = vote.to_dict()
             self._settle_vote(now)
         elif kind == "auto":
@@ -688,7 +693,9 @@ class Diabolo(Game):
             self._take(now)
         else:
             voters = [s for s in self.players if s != seat]
-            self.vote = TableVote({"word": word, "seat": seat}, voters, now, VOTE_SECONDS).to_dict()
+            self.vote_serial += 1
+            self.vote = TableVote({"word": word, "seat": seat}, voters, now, VOTE_SECONDS,
+                                  vote_id=self.vote_serial).to_dict()
             self.phase = "vote"
             self._event("claim_vote", seat=seat, word=word)
 
@@ -698,7 +705,7 @@ class Diabolo(Game):
         if self.phase != "vote" or self.vote is None:
             raise RuleError("no_word_vote")
         vote = TableVote.from_dict(self.vote)
-        vote.cast(seat, action["ballot"])
+        vote.cast(seat, action["ballot"], action["vote"])
         self.vote = vote.to_dict()
         if vote.decided is not None:
             self._settle_vote(now)
@@ -1022,6 +1029,7 @@ class Diabolo(Game):
         """Rebuild a game from :meth:`to_dict` output; ``rng`` serves later shuffles and picks."""
         game = cls()
         for f in cls._FIELDS:
-            setattr(game, f, _plain(data[f]))
+            if f in data or f not in cls._FIELD_DEFAULTS:
+                setattr(game, f, _plain(data[f]))
         game._rng = rng
         return game

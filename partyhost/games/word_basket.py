@@ -351,7 +351,7 @@ class WordBasket(Game):
             raise RuleError("game_over")
         self._check_vote_id(action["vote"])
         self._reshuffled = False
-        self.vote.overrule(action["outcome"])
+        self.vote.overrule(action["outcome"], action["vote"])
         self._settle_vote(float(now))
         self.version += 1
 
@@ -426,7 +426,7 @@ class WordBasket(Game):
         self._event("left", seat=seat)
         if self.vote is not None:
             if self.vote_info["seat"] == seat:
-                self.vote.overrule("accept")
+                self.vote.overrule("accept", self.vote.id)
             else:
                 self.vote.drop_voter(seat)
             self._settle_vote(float(now))
@@ -723,8 +723,8 @@ class WordBasket(Game):
         voters = [p for p in self.players if p != top["seat"]]
         subject = {"word": top["word"], "reading": top["reading"], "seat": top["seat"], "by": seat,
                    "n": top["n"]}
-        self.vote = TableVote(subject, voters, now, self.vote_seconds)
-        self.vote.cast(seat, "reject")
+        self.vote = TableVote(subject, voters, now, self.vote_seconds, vote_id=self.vote_id)
+        self.vote.cast(seat, "reject", self.vote_id)
         self.vote_info = {"id": self.vote_id, "chain": top["n"], "seat": top["seat"], "by": seat}
         self.phase = "vote"
         self._event("challenge", by=seat, seat=top["seat"], word=top["word"], vote=self.vote_id)
@@ -736,7 +736,7 @@ class WordBasket(Game):
         Raises ``wb_vote_gone`` and the codes of :meth:`TableVote.cast` (``not_a_voter``, …).
         """
         self._check_vote_id(action["vote"])
-        self.vote.cast(seat, action["ballot"])
+        self.vote.cast(seat, action["ballot"], action["vote"])
         self._settle_vote(now)
 
     def _do_lookup(self, seat: str, action: dict, now: float) -> None:
@@ -1001,6 +1001,8 @@ class WordBasket(Game):
         for f in cls._FIELDS:
             setattr(game, f, _copy(data[f]))
         game.vote = TableVote.from_dict(data["vote"]) if data.get("vote") else None
+        if game.vote is not None and not game.vote.id and game.vote_info:
+            game.vote.id = game.vote_info["id"]  # a snapshot from before votes carried their id
         game._rng = rng
         return game
 
