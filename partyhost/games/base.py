@@ -105,8 +105,8 @@ class Game:
         STATE_VERSION: version of this game's snapshot layout; raise it when the layout changes
             and teach :meth:`migrate` the step.
         FIELDS: the attributes that make up the state (JSON-ready values): :meth:`to_dict`
-            writes them, :meth:`from_dict` restores them; a field missing from an older snapshot
-            keeps the value a fresh instance has.
+            writes them, :meth:`from_dict` restores them, all of them (a field added later
+            means a new :attr:`STATE_VERSION` whose :meth:`migrate` step fills it in).
         SCRIPT: the game's renderer under ``partyhost/static/`` (``js/<game>.js``), loaded by
             every page; it registers ``PH.games[KEY] = {phone(root, s), tv(root, s),
             lobby?(root, s)}``. ``lobby`` (optional) draws the game's options in the lobby.
@@ -238,6 +238,26 @@ class Game:
         """What ``seat`` may know, JSON-ready. ``seat=None`` is the table (TV, spectators)."""
         raise NotImplementedError
 
+    # ----- for the conformance suite and bots ---------------------------------------------------
+    def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:
+        """A few actions ``seat`` could sensibly make now (``seat=None``: the host's moves), mostly
+        legal, cheap to compute. The conformance suite (``tests/test_conformance.py``) plays
+        whole games from them, the engine fuzz test mutates them, a demo bot could play them.
+        Every game implements it; a game that can end only by play must be able to end this way.
+        Default: none."""
+        return []
+
+    def redeal_hidden(self, seat: str | None, rng: random.Random) -> "Game":
+        """A copy of this game in which everything ``seat`` may not know is dealt anew (other
+        hands, the deck, another team's code…) and everything it may know is kept. The
+        conformance suite checks that ``view(seat)`` is the same for both: no view depends on
+        a secret it must not show (non-interference). Every game implements it.
+
+        Raises:
+            NotImplementedError: the game has not said what its secrets are.
+        """
+        raise NotImplementedError
+
     # ----- snapshots ----------------------------------------------------------------------------
     def encode_field(self, name: str, value: Any) -> Any:
         """A field's JSON-ready form for :meth:`to_dict` (default: the value itself). Override for
@@ -263,8 +283,8 @@ class Game:
     @classmethod
     def migrate(cls, data: dict, version: int) -> dict:
         """Bring a snapshot written by layout ``version`` (older than :attr:`STATE_VERSION`) up to
-        date, one step at a time. Default: nothing to do (fields added since then keep their
-        fresh defaults).
+        date, one step at a time (e.g. add a new field with the value an old game implies).
+        Default: nothing to do.
 
         Raises:
             SnapshotError: the snapshot cannot be brought up to date.
@@ -278,9 +298,10 @@ class Game:
         A snapshot without ``"v"`` is version 1 (written before snapshots had versions).
 
         Raises:
-            SnapshotError: another game's snapshot, or a version newer than this code knows.
+            SnapshotError: another game's snapshot, a version newer than this code knows, or one
+                that lacks a field after :meth:`migrate`.
         """
-        if not isinstance(data, dict) or data.get("game", cls.KEY) != cls.KEY:
+        if not isinstance(data, dict) or data.get("game") != cls.KEY:
             raise SnapshotError(f"not a {cls.KEY} snapshot")
         version = data.get("v", 1)
         if not isinstance(version, int) or version < 1 or version > cls.STATE_VERSION:
@@ -288,11 +309,13 @@ class Game:
                                 f"{cls.STATE_VERSION}")
         if version < cls.STATE_VERSION:
             data = cls.migrate(json.loads(json.dumps(data)), version)
+        missing = [f for f in cls.FIELDS if f not in data]
+        if missing:
+            raise SnapshotError(f"{cls.KEY} snapshot v{version} lacks {missing[:5]}")
         game = cls()
         fresh = json.loads(json.dumps(data))
         for f in cls.FIELDS:
-            if f in fresh:
-                setattr(game, f, cls.decode_field(f, fresh[f]))
+            setattr(game, f, cls.decode_field(f, fresh[f]))
         game._restored(rng)
         return game
 

@@ -525,6 +525,43 @@ class TheMind(Game):
             out["me"] = seat
         return out
 
+    # --- for the conformance suite and bots -------------------------------------------------
+
+    def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:
+        """What ``seat`` could do now: ready up, play its lowest card, stop, propose or answer a
+        shuriken vote (the host has no moves in The Mind)."""
+        if seat is None or seat not in self.players or self.over:
+            return []
+        out: list[dict] = []
+        if self.proposal is not None:
+            out.append({"type": "vote_shuriken", "proposal": self.proposal["id"], "agree": rng.random() < 0.7})
+        if self.phase == "ready":
+            out.append({"type": "ready", "level": self.level, "ready": not self.ready.get(seat, False)
+                        or rng.random() < 0.1})
+        elif self.phase == "playing":
+            hand = self.hands.get(seat) or []
+            if hand:
+                out += [{"type": "play", "level": self.level, "card": hand[0]}] * 3
+            out.append({"type": "stop", "level": self.level})
+            if self.shuriken and self.proposal is None:
+                out.append({"type": "propose_shuriken", "level": self.level})
+        return out
+
+    def redeal_hidden(self, seat: str | None, rng: random.Random) -> "TheMind":
+        """A copy where the other players' hands and the undealt stock are shuffled and dealt
+        again (each hand keeps its size); ``seat``'s own hand and everything played stay."""
+        twin = type(self).from_dict(self.to_dict(), rng)
+        if self.over and self.phase == "lost":
+            return twin  # the hands are turned over: nothing is secret any more
+        others = [s for s in twin.players if s != seat]
+        pool = [c for s in others for c in twin.hands[s]] + list(twin.stock)
+        rng.shuffle(pool)
+        for s in others:
+            size = len(twin.hands[s])
+            twin.hands[s], pool = sorted(pool[:size]), pool[size:]
+        twin.stock = sorted(pool)
+        return twin
+
     def undealt(self) -> list[int]:
         """The cards of this level's shuffle that no one was dealt (sorted; secret)."""
         return list(self.stock)
