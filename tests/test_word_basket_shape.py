@@ -9,7 +9,7 @@ import random
 import pytest
 
 from partyhost.games.base import RuleError
-from partyhost.games.word_basket import PHASES, WordBasket
+from partyhost.games.word_basket import CARDS, PHASES, WordBasket
 
 from .wb_rig import NOW, K, arrange, new_game, play
 
@@ -128,3 +128,33 @@ def test_lookup_and_reach_stay_open_in_every_stage_but_over(stage):
     g.hands["s3"] = g.hands["s3"][:1]
     g.apply("s3", {"type": "reach"}, NOW)
     assert g.reach["s3"]
+
+
+# ----- suggest and redeal_hidden ------------------------------------------------------------------
+
+def test_suggested_plays_are_known_words_that_fit_and_the_host_only_overrules():
+    g = new_game(4, seed=3)
+    rng = random.Random(3)
+    plays = [a for s in g.players for a in g.suggest(s, rng) if a["type"] == "play"]
+    assert plays
+    for action in plays:
+        seat = next(s for s in g.players if action["card"] in g.hands[s])
+        h = WordBasket.from_dict(g.to_dict(), random.Random(1))
+        h.apply(seat, action, NOW)
+        assert h.chain[-1]["card"] == action["card"]
+    assert g.suggest(None, rng) == [] and g.suggest("s99", rng) == []
+    assert _stages()["vote"].suggest(None, rng)[0]["type"] == "overrule"
+
+
+def test_redeal_hidden_keeps_what_a_seat_knows_and_deals_the_rest_anew():
+    g = _stages()["vote"]
+    g.apply("s2", {"type": "lookup", "text": "新学期"}, NOW)
+    g.apply("s3", {"type": "lookup", "text": "猫"}, NOW)
+    twin = g.redeal_hidden("s2", random.Random(5))
+    assert twin.hands["s2"] == g.hands["s2"] and twin.lookups["s2"] == g.lookups["s2"]
+    assert sorted(twin.all_cards()) == list(range(60))
+    assert {s: len(h) for s, h in twin.hands.items()} == {s: len(h) for s, h in g.hands.items()}
+    assert twin.basket == g.basket and twin.chain == g.chain and len(twin.deck) == len(g.deck)
+    assert twin.view("s2") == g.view("s2") and twin.view(None) == g.view(None)
+    assert twin.hands != g.hands or twin.deck != g.deck or twin.lookups != g.lookups
+    assert all(CARDS[c] for c in twin.deck)

@@ -10,6 +10,7 @@ Where things are:
 * this module — the table: deal, field, basket, plays, resets, リーチ, challenges, the win, views;
 * :mod:`.word_basket_words` — the 60 cards and the judging of one word (its reading, the lexicon
   lookups, whether it fits a card on a field);
+* :mod:`.word_basket_solver` — known words that fit, for :meth:`WordBasket.suggest` only;
 * :mod:`.vote` — the table vote on a challenged word.
 
 Phases (:data:`PHASES` declares them; :attr:`WordBasket.stage` says where a game is). Everyone
@@ -93,6 +94,7 @@ from typing import Any, ClassVar
 
 from ..lexicon import japanese, kana
 from . import schema
+from . import word_basket_solver as solver
 from . import word_basket_words as words
 from .base import Game, Move, RuleError, plain
 from .vote import BALLOTS, TableVote
@@ -146,7 +148,7 @@ class Phase:
 
 #: Stage → what is open and what ends it. :attr:`WordBasket.stage` is one of these keys; the view's
 #: ``phase`` is the same but for ``"win_pending"``, which the view shows as ``"play"`` with a
-#: ``pending_win``. A test holds the handlers to it.
+#: ``pending_win``. :meth:`WordBasket.suggest` offers only open moves; a test holds the handlers to it.
 PHASES: dict[str, Phase] = {
     "play": Phase(("play", "reset", "reach", "point_out", "challenge", "lookup"), (),
                   "a challenge → vote; a last card with リーチ and a word that stands → over; "
@@ -159,6 +161,10 @@ PHASES: dict[str, Phase] = {
                   "player leaving → play, win_pending or over"),
     "over": Phase((), (), "nothing: a player emptied their hand correctly"),
 }
+
+#: Texts :meth:`WordBasket.suggest` looks up (kanji with known readings, kana, junk).
+_LOOKUPS = ("新学期", "猫", "あひる", "明日", "お寿司", "xyz")
+
 
 class WordBasket(Game):
     """Word Basket for 2–8 players (seeds/002_… ; RULES.md "Word Basket").
@@ -890,3 +896,102 @@ class WordBasket(Game):
     def all_cards(self) -> list[int]:
         """Every card id in the deck, the basket and the hands (for the 60-card invariant)."""
         return list(self.deck) + [e["card"] for e in self.basket] + [c for h in self.hands.values() for c in h]
+
+    # --- for the conformance suite and bots -------------------------------------------------
+
+    def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:
+        """A few moves ``seat`` could make now, only those open in this :attr:`stage`
+        (:data:`PHASES`); ``seat=None``: the host's overrule of an open vote.
+
+        A player with cards plays known words from the noun list that fit
+        (:func:`.word_basket_solver.known_word`, declaring リーチ with the play that leaves one
+        card), now and then a made-up word for the table to judge or a late play for the last
+        field (a near-race); resets when nothing fits. Others challenge, vote, point out a
+        missing リーチ or look a word up. Mostly legal; a game played from these ends within a few
+        hundred moves.
+        """
+        if self.over:
+            return []
+        stage = PHASES[self.stage]
+        if seat is None:
+            if "overrule" not in stage.host_moves:
+                return []
+            return [{"type": "overrule", "vote": self.vote_info["id"], "outcome": rng.choice(BALLOTS)}]
+        if seat not in self.players:
+            return []
+        hand = self.hands[seat]
+        out: list[dict] = []
+        if "vote" in stage.moves and seat in self.vote.voters:
+            ballot = "accept" if rng.random() < 0.6 else "reject"
+            out += [{"type": "vote", "vote": self.vote_info["id"], "ballot": ballot}] * 3
+        if "reach" in stage.moves and len(hand) == 1 and not self.reach.get(seat):
+            out += [{"type": "reach"}] * 3
+        if "point_out" in stage.moves:
+            out += [{"type": "point_out", "seat": other} for other in self.players
+                    if other != seat and self._reach_missing(other) and rng.random() < 0.4]
+        top = self._challengeable()
+        if "challenge" in stage.moves and top is not None and top["seat"] != seat:
+            out.append({"type": "challenge", "field": self.field["serial"]})
+        if "play" in stage.moves and hand:
+            plays = self._suggest_plays(seat, rng)
+            out += plays
+            if not plays or rng.random() < 0.08:
+                tops = [c for c in hand if not is_number(c)]
+                out.append({"type": "reset", "field": self.field["serial"],
+                            **({"top": rng.choice(tops)} if tops else {})})
+        if self.last_play is not None and self.last_play["seat"] != seat and hand and rng.random() < 0.1:
+            out.append(self._suggest_race(seat, rng))
+        if "lookup" in stage.moves and rng.random() < 0.05:
+            out.append({"type": "lookup", "text": rng.choice(_LOOKUPS)})
+        return out
+
+    def _shortest(self, seat: str) -> tuple[int, bool]:
+        low, low_last = self.minimums(seat)
+        last = len(self.hands[seat]) == 1
+        return (low_last if last else low), last
+
+    def _suggest_plays(self, seat: str, rng: random.Random) -> list[dict]:
+        """Plays of up to three of ``seat``'s cards with known words that fit the field now."""
+        hand = self.hands[seat]
+        shortest, last = self._shortest(seat)
+        out = []
+        for card in rng.sample(hand, min(3, len(hand))):
+            word = solver.known_word(self.field, card, shortest, rng, last, self.last_word.get(seat))
+            if word is not None:
+                out.append({"type": "play", "field": self.field["serial"], "card": card, "word": word})
+        if self.mode != "strict" and rng.random() < 0.25:
+            card = rng.choice(hand)
+            out.append({"type": "play", "field": self.field["serial"], "card": card,
+                        "word": solver.made_up_word(self.field, card, shortest, rng)})
+        if len(hand) == 2:
+            for action in out:
+                action["reach"] = rng.random() < 0.75
+        return out
+
+    def _suggest_race(self, seat: str, rng: random.Random) -> dict:
+        """A play for the field the last accepted play was made for (a near-race bounce when it
+        comes in time, ``wb_stale_field`` when not)."""
+        lp = self.last_play
+        card = rng.choice(self.hands[seat])
+        shortest, last = self._shortest(seat)
+        word = solver.known_word(lp["field"], card, shortest, rng, last, self.last_word.get(seat))
+        return {"type": "play", "field": lp["from"], "card": card,
+                "word": word or solver.made_up_word(lp["field"], card, shortest, rng)}
+
+    def redeal_hidden(self, seat: str | None, rng: random.Random) -> "WordBasket":
+        """A copy in which everything ``seat`` may not know is dealt anew: the other players'
+        hands (each keeps its size) and the deck (its size kept) are a fresh shuffle of the same
+        cards, and the other seats' lookups hold other words. ``seat``'s own hand and lookup and
+        everything on the table (the basket, the chain, the vote, counts) stay."""
+        twin = type(self).from_dict(self.to_dict(), rng)
+        others = [s for s in twin.players if s != seat]
+        pool = [c for s in others for c in twin.hands[s]] + twin.deck
+        rng.shuffle(pool)
+        for s in others:
+            size = len(twin.hands[s])
+            twin.hands[s], pool = pool[:size], pool[size:]
+            if s in twin.lookups:
+                text = rng.choice(_LOOKUPS)
+                twin.lookups[s] = {"n": twin.lookups[s]["n"], "text": text, "readings": words.lookup(text)[1]}
+        twin.deck = pool
+        return twin
