@@ -10,7 +10,8 @@ Where things are:
 * this module — the table: deal, field, basket, plays, resets, リーチ, challenges, the win, views;
 * :mod:`.word_basket_words` — the 60 cards and the judging of one word (its reading, the lexicon
   lookups, whether it fits a card on a field);
-* :mod:`.word_basket_solver` — known words that fit, for :meth:`WordBasket.suggest` only;
+* :mod:`.word_basket_solver` — known words that fit and the plays a seat could make with them,
+  for :meth:`WordBasket.suggest` only (never for judging);
 * :mod:`.vote` — the table vote on a challenged word.
 
 Phases (:data:`PHASES` declares them; :attr:`WordBasket.stage` says where a game is). Everyone
@@ -409,13 +410,19 @@ class WordBasket(Game):
         :data:`HANDICAPS`; seed: 子どもや経験差があるとき)."""
         return HANDICAPS[self.handicaps.get(seat, "normal")]
 
+    def shortest(self, seat: str) -> tuple[int, bool]:
+        """(the fewest kana ``seat``'s next word needs, whether it would carry its last card): the
+        handicap's second number for the last card (seed: 最後の1枚は4文字以上)."""
+        low, low_last = self.minimums(seat)
+        last = len(self.hands[seat]) == 1
+        return (low_last if last else low), last
+
     def fit_error(self, seat: str, card_id: int, r: kana.Reading, field: dict) -> RuleError | None:
         """Why playing ``card_id`` with reading ``r`` on ``field`` is illegal for ``seat`` now (its
         handicap, whether it is its last card, its previous word), or None when it fits. Rules and
         codes: :func:`.word_basket_words.fit_error`."""
-        low, low_last = self.minimums(seat)
-        last = len(self.hands[seat]) == 1
-        return words.fit_error(card_id, r, field, low_last if last else low, last, self.last_word.get(seat))
+        shortest, last = self.shortest(seat)
+        return words.fit_error(card_id, r, field, shortest, last, self.last_word.get(seat))
 
     # --- moves (handlers of MOVES / HOST_MOVES: the pipeline has checked shape, game over, seat) --
 
@@ -904,7 +911,7 @@ class WordBasket(Game):
         (:data:`PHASES`); ``seat=None``: the host's overrule of an open vote.
 
         A player with cards plays known words from the noun list that fit
-        (:func:`.word_basket_solver.known_word`, declaring リーチ with the play that leaves one
+        (:func:`.word_basket_solver.plays`, declaring リーチ with the play that leaves one
         card), now and then a made-up word for the table to judge or a late play for the last
         field (a near-race); resets when nothing fits. Others challenge, vote, point out a
         missing リーチ or look a word up. Mostly legal; a game played from these ends within a few
@@ -933,50 +940,17 @@ class WordBasket(Game):
         if "challenge" in stage.moves and top is not None and top["seat"] != seat:
             out.append({"type": "challenge", "field": self.field["serial"]})
         if "play" in stage.moves and hand:
-            plays = self._suggest_plays(seat, rng)
+            plays = solver.plays(self, seat, rng)
             out += plays
             if not plays or rng.random() < 0.08:
                 tops = [c for c in hand if not is_number(c)]
                 out.append({"type": "reset", "field": self.field["serial"],
                             **({"top": rng.choice(tops)} if tops else {})})
         if self.last_play is not None and self.last_play["seat"] != seat and hand and rng.random() < 0.1:
-            out.append(self._suggest_race(seat, rng))
+            out.append(solver.race_play(self, seat, rng))
         if "lookup" in stage.moves and rng.random() < 0.05:
             out.append({"type": "lookup", "text": rng.choice(_LOOKUPS)})
         return out
-
-    def _shortest(self, seat: str) -> tuple[int, bool]:
-        low, low_last = self.minimums(seat)
-        last = len(self.hands[seat]) == 1
-        return (low_last if last else low), last
-
-    def _suggest_plays(self, seat: str, rng: random.Random) -> list[dict]:
-        """Plays of up to three of ``seat``'s cards with known words that fit the field now."""
-        hand = self.hands[seat]
-        shortest, last = self._shortest(seat)
-        out = []
-        for card in rng.sample(hand, min(3, len(hand))):
-            word = solver.known_word(self.field, card, shortest, rng, last, self.last_word.get(seat))
-            if word is not None:
-                out.append({"type": "play", "field": self.field["serial"], "card": card, "word": word})
-        if self.mode != "strict" and rng.random() < 0.25:
-            card = rng.choice(hand)
-            out.append({"type": "play", "field": self.field["serial"], "card": card,
-                        "word": solver.made_up_word(self.field, card, shortest, rng)})
-        if len(hand) == 2:
-            for action in out:
-                action["reach"] = rng.random() < 0.75
-        return out
-
-    def _suggest_race(self, seat: str, rng: random.Random) -> dict:
-        """A play for the field the last accepted play was made for (a near-race bounce when it
-        comes in time, ``wb_stale_field`` when not)."""
-        lp = self.last_play
-        card = rng.choice(self.hands[seat])
-        shortest, last = self._shortest(seat)
-        word = solver.known_word(lp["field"], card, shortest, rng, last, self.last_word.get(seat))
-        return {"type": "play", "field": lp["from"], "card": card,
-                "word": word or solver.made_up_word(lp["field"], card, shortest, rng)}
 
     def redeal_hidden(self, seat: str | None, rng: random.Random) -> "WordBasket":
         """A copy in which everything ``seat`` may not know is dealt anew: the other players'

@@ -1,6 +1,7 @@
-"""Word Basket: finding words that fit, for :meth:`WordBasket.suggest` (the conformance suite, the
-engine fuzz test, a demo bot). Not used by the rules: what a play must be is
-:mod:`.word_basket_words`; this module only proposes plays that pass it.
+"""Word Basket: finding words that fit, and the plays a seat could make with them, for
+:meth:`WordBasket.suggest` (the conformance suite, the engine fuzz test, a demo bot). Not used by
+the rules: what a play must be is :mod:`.word_basket_words`; this module only proposes plays that
+pass it (:func:`plays`, :func:`race_play`).
 
 The built-in noun list (:mod:`partyhost.lexicon.japanese`, about 250 000 readings) is indexed once,
 lazily, on the first question (about 0.5 s): by (first kana, last kana) for kana and row cards, and
@@ -15,9 +16,13 @@ from __future__ import annotations
 
 import random
 import threading
+from typing import TYPE_CHECKING
 
 from ..lexicon import japanese, kana
 from .word_basket_words import CARDS, fit_error, starts
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .word_basket import WordBasket
 
 _lock = threading.Lock()
 _by_ends: dict[tuple[str, str], list[str]] = {}  # (first, last) → readings, sorted
@@ -101,3 +106,46 @@ def made_up_word(field: dict, card_id: int, shortest: int, rng: random.Random) -
         length = rng.randint(max(shortest, 3), 6)
         end = rng.choice(card["kana"])
     return rng.choice(begin) + "".join(rng.choice(FILLER) for _ in range(length - 2)) + end
+
+
+# --- plays a seat could make -----------------------------------------------------------------
+
+#: How often :func:`plays` adds a made-up word (so the table gets words to challenge), and how
+#: often a play that leaves one card declares リーチ (so a missing one can be pointed out).
+MADE_UP_RATE = 0.25
+REACH_RATE = 0.75
+
+
+def plays(game: "WordBasket", seat: str, rng: random.Random) -> list[dict]:
+    """``play`` actions for up to three of ``seat``'s cards with known words that fit the field
+    now, and now and then (:data:`MADE_UP_RATE`, not in strict mode) one with a made-up word.
+    With two cards in hand a play declares リーチ (``"reach": true``) at :data:`REACH_RATE`.
+    ``[]`` when nothing is found (the caller may reset)."""
+    hand = game.hands[seat]
+    shortest, last = game.shortest(seat)
+    field, serial = game.field, game.field["serial"]
+    out = []
+    for card in rng.sample(hand, min(3, len(hand))):
+        word = known_word(field, card, shortest, rng, last, game.last_word.get(seat))
+        if word is not None:
+            out.append({"type": "play", "field": serial, "card": card, "word": word})
+    if hand and game.mode != "strict" and rng.random() < MADE_UP_RATE:
+        card = rng.choice(hand)
+        out.append({"type": "play", "field": serial, "card": card,
+                    "word": made_up_word(field, card, shortest, rng)})
+    if len(hand) == 2:
+        for action in out:
+            action["reach"] = rng.random() < REACH_RATE
+    return out
+
+
+def race_play(game: "WordBasket", seat: str, rng: random.Random) -> dict:
+    """A play of one of ``seat``'s cards (it must hold one) for the field the last accepted play
+    was made for (``game.last_play`` must be set): a near-race bounce when it comes within
+    :data:`~.word_basket.RACE_WINDOW` and fits there, ``wb_stale_field`` when not."""
+    lp = game.last_play
+    card = rng.choice(game.hands[seat])
+    shortest, last = game.shortest(seat)
+    word = known_word(lp["field"], card, shortest, rng, last, game.last_word.get(seat))
+    return {"type": "play", "field": lp["from"], "card": card,
+            "word": word or made_up_word(lp["field"], card, shortest, rng)}
