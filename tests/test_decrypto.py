@@ -618,3 +618,16 @@ def test_a_tie_break_guess_in_kana_of_a_kanji_keyword_counts_as_exact():
     act(g, w[0], "kw_guess", words=["いぬ", "ツキ", "橋", "rocket"], final=True)
     act(g, b[0], "kw_guess", words=["", "", "", ""], final=True)
     assert g.judge["black"]["exact"] == [True, True, False, False]
+
+
+def test_a_spectator_or_the_table_helps_with_no_guess():
+    """``group_of`` names the open guess a seat helps with. A seat that does not play (a
+    spectator, or ``None`` for the table) helps with none, also from round 2 when an
+    interception is open (it used to be counted among the interceptors)."""
+    g = make(4, seed=1)
+    play_round(g)
+    write_all(g)
+    assert g.round == 2 and set(g.guesses) == {"decode", "intercept"}
+    assert g.group_of(g.teams["black"][0]) == "intercept"
+    assert g.group_of("s99") is None
+    assert g.group_of(None) is None

@@ -497,11 +497,14 @@ class Decrypto(Game):
                 return team
         return None
 
-    def group_of(self, seat: str) -> str | None:
-        """Which open guess ``seat`` helps with now: ``"decode"``, ``"intercept"`` or None."""
+    def group_of(self, seat: str | None) -> str | None:
+        """Which open guess ``seat`` helps with now: ``"decode"``, ``"intercept"`` or None (not
+        the guess phase, the active team's encryptor, round 1's other team, not a player)."""
         if self.phase != "guess" or self.active is None:
             return None
         team = self.team_of(seat)
+        if team is None:
+            return None
         if team == self.active:
             return None if self.encryptors.get(team) == seat else "decode"
         return "intercept" if "intercept" in self.guesses else None
