@@ -33,9 +33,8 @@ import unicodedata
 from importlib import resources
 from typing import Any, ClassVar
 
-from jsonschema import Draft202012Validator
-
-from .base import Game, RuleError
+from .base import Game, Move, RuleError, plain
+from .schema import check_options
 
 # --- rules as data ---------------------------------------------------------------------------
 
@@ -179,13 +178,56 @@ def read_reading_file(lang: str) -> dict[str, str]:
     return out
 
 
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON-like data."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
+# --- who may know what (DESIGN.md "Views and privacy"; docs/decrypto.md "Privacy") -----------
+# view() shows a secret only to a seat these allow; redeal_hidden() deals anew what they deny.
+
+
+def _revealed(g: "Decrypto", team: str) -> bool:
+    """Whether ``team``'s code of the current round has been revealed (§guess)."""
+    return any(h["round"] == g.round and h["team"] == team for h in g.history)
+
+
+def _clues_up(g: "Decrypto", team: str) -> bool:
+    """Whether ``team``'s clues of the current round have been read out to the table."""
+    return (g.phase in ("guess", "reveal") and g.active == team) or _revealed(g, team)
+
+
+def _knows_keywords(g: "Decrypto", seat: str | None, team: str) -> bool:
+    """``team``'s keywords: its own players; everyone once the game is over (§setup)."""
+    return g.phase == "over" or (seat in g.players and g.team_of(seat) == team)
+
+
+def _is_encryptor(g: "Decrypto", seat: str | None, team: str) -> bool:
+    """Whether ``seat`` is ``team``'s encryptor this round (a spectator or the TV never is)."""
+    return seat is not None and seat in g.players and g.encryptors.get(team) == seat
+
+
+def _knows_code(g: "Decrypto", seat: str | None, team: str) -> bool:
+    """``team``'s code of this round: its encryptor, until the reveal shows it to all (§clues)."""
+    return _revealed(g, team) or _is_encryptor(g, seat, team)
+
+
+def _knows_clues(g: "Decrypto", seat: str | None, team: str) -> bool:
+    """``team``'s clues of this round: its encryptor, until they go up (§guess)."""
+    return _clues_up(g, team) or _is_encryptor(g, seat, team)
+
+
+def _knows_guess(g: "Decrypto", seat: str | None, group: str) -> bool:
+    """An open guess (``"decode"`` or ``"intercept"``) while it is being made: only the seats
+    making it (the team's encryptor waits apart, §guess). Outside the guess phase the last
+    guesses are the reveal's, public in the clue sheet."""
+    return g.phase != "guess" or g.group_of(seat) == group
+
+
+def _knows_kw_draft(g: "Decrypto", seat: str | None, team: str) -> bool:
+    """``team``'s tie-break keyword guesses being typed: that team only (§end)."""
+    return seat in g.players and g.team_of(seat) == team
+
+
+def _knows_kw_answer(g: "Decrypto", seat: str | None, team: str) -> bool:
+    """``team``'s locked tie-break answers: that team, and everyone once both teams have
+    answered (the judging shows them to the table)."""
+    return _knows_kw_draft(g, seat, team) or g.phase in ("judge", "over")
 
 
 class Decrypto(Game):
@@ -201,7 +243,8 @@ class Decrypto(Game):
     the tie-break phases ``"keywords"`` (each team guesses the other's 4 keywords) and
     ``"judge"`` (each team accepts near matches of the guesses about its own keywords).
 
-    Actions (``ACTIONS`` holds each JSON Schema):
+    Moves (``MOVES``; ``ACTIONS`` holds each JSON Schema). Those carrying ``round`` are refused
+    ``"stale"`` (params ``round``, ``current``) when made for another round, before any rule:
 
     * ``{"type": "clues", "round", "clues": [3 str], "final": bool}`` — the encryptor saves a
       draft (``final`` false: kept, unchecked, used if the timer runs out) or submits.
@@ -216,7 +259,7 @@ class Decrypto(Game):
     * ``{"type": "accept", "number": 1–4, "accept": bool}`` — accept a near match of a guess
       about one of the own team's keywords; ``{"type": "judged"}`` — the team is done judging.
 
-    Host action: ``{"type": "next", "round", "team"}`` (the TV leaves a reveal).
+    Host move (``HOST_MOVES``): ``{"type": "next", "round", "team"}`` (the TV leaves a reveal).
     """
 
     KEY: ClassVar[str] = "decrypto"
@@ -239,35 +282,35 @@ class Decrypto(Game):
         },
         "additionalProperties": False,
     }
-    ACTIONS: ClassVar[dict[str, dict]] = {
-        "clues": _schema("clues", round=_ROUND, clues=_triple(_CLUE), final={"type": "boolean"}),
-        "draft": _with_optional(
+    STALE_FIELD: ClassVar[str] = "round"
+    MOVES: ClassVar[dict[str, Move]] = {
+        "clues": Move(_schema("clues", round=_ROUND, clues=_triple(_CLUE), final={"type": "boolean"}),
+                      "_do_clues", stale=True),
+        "draft": Move(_with_optional(
             _schema("draft", round=_ROUND, team=_TEAM, code=_triple(_DRAFT_DIGIT)),
             index={"type": "integer", "minimum": 0, "maximum": CODE_LENGTH - 1},
-        ),
-        "lock": _schema("lock", round=_ROUND, team=_TEAM, code=_triple(_DIGIT)),
-        "next": _schema("next", round=_ROUND, team=_TEAM),
-        "kw_guess": _with_optional(
+        ), "_do_draft", stale=True),
+        "lock": Move(_schema("lock", round=_ROUND, team=_TEAM, code=_triple(_DIGIT)), "_do_lock", stale=True),
+        "next": Move(_schema("next", round=_ROUND, team=_TEAM), "_do_next", stale=True),
+        "kw_guess": Move(_with_optional(
             _schema("kw_guess", words=_four(_WORD), final={"type": "boolean"}),
             fields={"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": KEYWORDS_PER_TEAM - 1},
                     "maxItems": KEYWORDS_PER_TEAM, "uniqueItems": True},
-        ),
-        "accept": _schema("accept", number=_DIGIT, accept={"type": "boolean"}),
-        "judged": _schema("judged"),
+        ), "_do_kw_guess"),
+        "accept": Move(_schema("accept", number=_DIGIT, accept={"type": "boolean"}), "_do_accept"),
+        "judged": Move(_schema("judged"), "_do_judged"),
     }
-    HOST_ACTIONS: ClassVar[dict[str, dict]] = {"next": _schema("next", round=_ROUND, team=_TEAM)}
-    _VALIDATORS: ClassVar[dict[str, Draft202012Validator]] = {
-        kind: Draft202012Validator(schema) for kind, schema in ACTIONS.items()
+    HOST_MOVES: ClassVar[dict[str, Move]] = {
+        "next": Move(_schema("next", round=_ROUND, team=_TEAM), "_host_next", stale=True),
     }
-    _OPTIONS_VALIDATOR: ClassVar[Draft202012Validator] = Draft202012Validator(OPTIONS)
-    _HOST_VALIDATOR: ClassVar[Draft202012Validator] = Draft202012Validator(HOST_ACTIONS["next"])
 
     #: Loaded keyword decks by language (filled by :meth:`prepare` or on first use).
     DECKS: ClassVar[dict[str, list[str]]] = {}
     #: Readings of kanji keywords by language (see :func:`read_reading_file`).
     READINGS: ClassVar[dict[str, dict[str, str]]] = {}
 
-    _FIELDS: ClassVar[tuple[str, ...]] = (
+    STATE_VERSION: ClassVar[int] = 1  # the layout of every snapshot saved so far
+    FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "teams", "variant", "encrypting", "lang", "timer", "max_rounds", "keywords",
         "round", "phase", "active", "encryptors", "codes", "clues", "clue_drafts", "deadline",
         "guesses", "history", "tokens", "reveal_deadline", "kw", "judge", "result", "event",
@@ -276,8 +319,8 @@ class Decrypto(Game):
 
     def __init__(self) -> None:
         """An empty game; call :meth:`setup` (or use :meth:`from_dict`) before anything else."""
+        super().__init__()
         self._rng: random.Random | None = None
-        self.players: list[str] = []
         self.teams: dict[str, list[str]] = {t: [] for t in TEAMS}
         self.variant = "teams"  # or "three"
         self.encrypting: list[str] = []  # teams that encrypt, in reading order
@@ -306,8 +349,17 @@ class Decrypto(Game):
         # tie-break: team -> {"accepted": [4 bool], "done": bool} (judging guesses about its words)
         self.judge: dict[str, dict] = {}
         self.result: dict | None = None
-        self.event: dict | None = None
-        self.version = 0
+
+    @property
+    def event(self) -> dict | None:
+        """The latest event, ``{"n", "kind", …}`` (the base's ``last_event``), under the name
+        the views, the browser and the snapshots give it."""
+        return self.last_event
+
+    @event.setter
+    def event(self, value: dict | None) -> None:
+        self.last_event = value
+        self.event_n = value["n"] if value else 0
 
     # --- keyword decks ------------------------------------------------------------------------
 
@@ -350,8 +402,8 @@ class Decrypto(Game):
 
         Raises:
             RuleError: ``"player_count"`` (``count``, ``min``, ``max``); ``"duplicate_seat"``;
-            ``"bad_options"``; ``"dc_team_size"`` (``white``, ``black``) when a team of 4–8
-            players has fewer than 2, or 3 players are not split 2 and 1;
+            ``"bad_options"`` (``detail``); ``"dc_team_size"`` (``white``, ``black``) when a team
+            of 4–8 players has fewer than 2, or 3 players are not split 2 and 1;
             ``"dc_no_keywords"`` (``lang``) when the deck file is missing or too small.
         """
         players = list(players)
@@ -359,17 +411,15 @@ class Decrypto(Game):
             raise RuleError("player_count", count=len(players), min=self.MIN_PLAYERS, max=self.MAX_PLAYERS)
         if len(set(players)) != len(players):
             raise RuleError("duplicate_seat")
-        options = dict(options or {})
-        if not self._OPTIONS_VALIDATOR.is_valid(options):
-            raise RuleError("bad_options", detail="decrypto")
-        teams = balance_teams(players, options.get("teams") or {})
+        options = check_options(type(self), dict(options or {}))
+        teams = balance_teams(players, options["teams"])
         sizes = {t: len(teams[t]) for t in TEAMS}
         if len(players) == 3:
             if sorted(sizes.values()) != [1, 2]:
                 raise RuleError("dc_team_size", **sizes)
         elif min(sizes.values()) < 2:
             raise RuleError("dc_team_size", **sizes)
-        lang = options.get("lang", "ja")
+        lang = options["lang"]
         try:
             deck = self.deck(lang)
         except (FileNotFoundError, OSError):
@@ -382,7 +432,7 @@ class Decrypto(Game):
         self.teams = teams
         self.lineup = {t: list(teams[t]) for t in TEAMS}
         self.lang = lang
-        self.timer = bool(options.get("timer", False))
+        self.timer = options["timer"]
         if len(players) == 3:
             self.variant = "three"
             self.encrypting = [t for t in TEAMS if len(teams[t]) == 2]
@@ -403,35 +453,6 @@ class Decrypto(Game):
     def over(self) -> bool:
         """True once the game has a result."""
         return self.phase == "over"
-
-    def apply(self, seat: str, action: dict, now: float) -> None:
-        """Apply one action of ``seat`` at game-clock ``now``; bumps ``version`` on success.
-
-        Checks: the schema (``"bad_action"``), ``"game_over"``, ``"not_a_player"``, then the
-        action's own rules (see the ``_do_*`` methods). Nothing changes when one is raised.
-        """
-        if not isinstance(action, dict) or action.get("type") not in self._VALIDATORS:
-            raise RuleError("bad_action")
-        kind = action["type"]
-        if not self._VALIDATORS[kind].is_valid(action):
-            raise RuleError("bad_action", type=kind)
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        getattr(self, "_do_" + kind)(seat, action, float(now))
-        self.version += 1
-
-    def host_apply(self, action: dict, now: float) -> None:
-        """The host (TV) leaves a reveal: ``{"type": "next", "round", "team"}``."""
-        if self.over:
-            raise RuleError("game_over")
-        if not isinstance(action, dict) or action.get("type") != "next":
-            raise RuleError("unknown_action", type=str((action or {}).get("type", ""))[:40])
-        if not self._HOST_VALIDATOR.is_valid(action):
-            raise RuleError("bad_action", type="next")
-        self._do_next(None, action, float(now))
-        self.version += 1
 
     def next_deadline(self) -> float | None:
         """When the clue timer runs out (phase encrypt) or a reveal moves on, or None."""
@@ -595,19 +616,14 @@ class Decrypto(Game):
             out.append(text)
         return out
 
-    def _check_round(self, action: dict) -> None:
-        if action["round"] != self.round:
-            raise RuleError("dc_stale_round", round=action["round"], current=self.round)
-
     def _do_clues(self, seat: str, action: dict, now: float) -> None:
         """The encryptor saves or submits the round's 3 clues (§clues).
 
-        Raises ``"dc_stale_round"``, ``"dc_not_now"`` (not phase encrypt), ``"dc_not_encryptor"``,
+        Raises ``"dc_not_now"`` (not phase encrypt), ``"dc_not_encryptor"``,
         ``"dc_clues_done"`` (already submitted), and for a final submit the refusals of
         :meth:`check_clue` plus ``"dc_clue_repeated"`` (two of the three are the same).
         A draft (``final`` false) is only trimmed to ``CLUE_MAX``.
         """
-        self._check_round(action)
         if self.phase != "encrypt":
             raise RuleError("dc_not_now")
         team = self.team_of(seat)
@@ -646,7 +662,6 @@ class Decrypto(Game):
         self._event("clues_up", team=team)
 
     def _group_for_action(self, seat: str, action: dict) -> dict:
-        self._check_round(action)
         if self.phase != "guess":
             raise RuleError("dc_not_now")
         if action["team"] != self.active:
@@ -662,8 +677,8 @@ class Decrypto(Game):
         return guess
 
     def _do_draft(self, seat: str, action: dict, now: float) -> None:
-        """Change the team's shared draft guess (0 = open). Raises ``"dc_stale_round"``,
-        ``"dc_not_now"``, ``"dc_stale_team"``, ``"dc_encryptor_waits"``,
+        """Change the team's shared draft guess (0 = open). Raises ``"dc_not_now"``,
+        ``"dc_stale_team"``, ``"dc_encryptor_waits"``,
         ``"dc_no_interception_yet"`` (round 1), ``"dc_not_guesser"``, ``"dc_guess_locked"``."""
         guess = self._group_for_action(seat, action)
         if "index" in action:
@@ -724,14 +739,17 @@ class Decrypto(Game):
             self._end_check()
 
     def _do_next(self, seat: str | None, action: dict, now: float) -> None:
-        """Leave the reveal of ``team``'s clues (any player or the host). Raises
-        ``"dc_stale_round"``, ``"dc_not_now"`` (no reveal on), ``"dc_stale_team"``."""
-        self._check_round(action)
+        """Leave the reveal of ``team``'s clues (any player, or the host through
+        :meth:`_host_next`). Raises ``"dc_not_now"`` (no reveal on), ``"dc_stale_team"``."""
         if self.phase != "reveal":
             raise RuleError("dc_not_now")
         if action["team"] != self.active:
             raise RuleError("dc_stale_team")
         self._advance(now)
+
+    def _host_next(self, action: dict, now: float) -> None:
+        """The host (TV) leaves a reveal: as :meth:`_do_next`."""
+        self._do_next(None, action, now)
 
     def _advance(self, now: float) -> None:
         i = self.encrypting.index(self.active)
@@ -864,17 +882,13 @@ class Decrypto(Game):
         }
         self._event("over", winner=winner, reason=reason)
 
-    def _event(self, kind: str, **fields: Any) -> None:
-        n = (self.event or {}).get("n", 0) + 1
-        self.event = {"n": n, "kind": kind, **fields}
-
     # --- views ---------------------------------------------------------------------------------
 
     def sheet(self) -> dict[str, list[dict]]:
         """The public clue sheet (§guess, last paragraph): per team, every revealed round as
         ``{"round", "encryptor", "clues": [3], "code": [3], "decode", "intercept",
         "intercepted", "miscommunicated"}``; clue i belongs under keyword ``code[i]``."""
-        return {t: [_copy(h) for h in self.history if h["team"] == t] for t in TEAMS}
+        return {t: [plain(h) for h in self.history if h["team"] == t] for t in TEAMS}
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators).
@@ -919,7 +933,7 @@ class Decrypto(Game):
             "teams": {t: list(self.teams[t]) for t in TEAMS},
             "encrypting": list(self.encrypting),
             "encryptors": dict(self.encryptors),
-            "tokens": _copy(self.tokens),
+            "tokens": plain(self.tokens),
             "scores": {t: self.score(t) for t in TEAMS},
             "submitted": {t: self.clues.get(t) is not None for t in self.encrypting},
             "deadline": self.deadline if self.phase == "encrypt" else None,
@@ -929,11 +943,11 @@ class Decrypto(Game):
             "guessing": {k: {"team": g["team"], "locked": g["locked"]} for k, g in self.guesses.items()}
             if self.phase == "guess" else {},
             "sheet": self.sheet(),
-            "reveal": _copy(self.history[-1]) if self.history and self.phase in ("reveal", "over", "keywords", "judge") else None,
+            "reveal": plain(self.history[-1]) if self.history and self.phase in ("reveal", "over", "keywords", "judge") else None,
             "keywords": {t: list(self.keywords[t]) for t in TEAMS} if over else None,
             "tie": tie,
-            "result": _copy(self.result) if over else None,
-            "event": _copy(self.event),
+            "result": plain(self.result) if over else None,
+            "event": plain(self.event),
             "version": self.version,
         }
         if seat is None or seat not in self.players:
@@ -964,30 +978,132 @@ class Decrypto(Game):
                         "clues": list(submitted if submitted is not None else self.clue_drafts[team]),
                         "final": submitted is not None,
                     }
-        out["my_guess"] = _copy(self.guesses[group]) if group else None
-        out["my_kw"] = _copy(self.kw.get(team)) if self.kw and team in self.kw else None
+        out["my_guess"] = plain(self.guesses[group]) if group else None
+        out["my_kw"] = plain(self.kw.get(team)) if self.kw and team in self.kw else None
         out["my_judge"] = None
         if self.judge and team in self.judge:
             out["my_judge"] = {
                 "guesses": list(self.kw[other(team)]["words"]),
-                **_copy(self.judge[team]),
+                **plain(self.judge[team]),
             }
         return out
 
-    # --- snapshots ---------------------------------------------------------------------------
+    # --- for the conformance suite and bots ----------------------------------------------------
 
-    def to_dict(self) -> dict:
-        """Full JSON-ready snapshot (keywords and codes included: for the store and tests)."""
-        return {"game": self.KEY, **{f: _copy(getattr(self, f)) for f in self._FIELDS}}
+    def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:
+        """A few moves ``seat`` could make now, from what it may know (``None``: the host's).
+
+        A bot table that plays on purpose, so games run a varied length (some to the last
+        round): the encryptor mostly gives clues its team can read (each names the keyword of
+        its digit, made new with the round number, e.g. ``"サメ 3"``), sometimes plain deck words
+        or a draft; decoders mostly lock the code those clues spell, sometimes a random one (a
+        miscommunication); interceptors, who cannot read them, lock a random code; anyone moves
+        a reveal on; in the tie-break each team answers with deck words and judges near matches
+        at random.
+        """
+        if self.over:
+            return []
+        r = self.round
+        if seat is None:
+            return [{"type": "next", "round": r, "team": self.active}] if self.phase == "reveal" else []
+        team = self.team_of(seat)
+        if team is None:
+            return []
+        if self.phase == "encrypt":
+            if self.encryptors.get(team) != seat or self.clues.get(team) is not None:
+                return []
+            hints = [f"{self.keywords[team][d - 1]} {r}" for d in self.codes[team]]
+            plain_words = rng.sample(self.deck(self.lang), CODE_LENGTH)
+            return [{"type": "clues", "round": r, "clues": hints, "final": True}] * 8 + [
+                {"type": "clues", "round": r, "clues": plain_words, "final": True},
+                {"type": "clues", "round": r, "clues": [hints[0], "", ""], "final": False}]
+        if self.phase == "guess":
+            group = self.group_of(seat)
+            if group is None or self.guesses[group]["locked"]:
+                return []
+            row = rng.randrange(CODE_LENGTH)
+            tap = [0] * CODE_LENGTH
+            tap[row] = rng.randint(1, 4)
+            out = [{"type": "draft", "round": r, "team": self.active, "code": tap, "index": row},
+                   {"type": "lock", "round": r, "team": self.active, "code": list(rng.choice(CODE_DECK))}]
+            read = self._read_hints(team, self.clues[self.active]) if group == "decode" else None
+            if read:
+                out += [{"type": "lock", "round": r, "team": self.active, "code": read}] * 8
+            return out
+        if self.phase == "reveal":
+            return [{"type": "next", "round": r, "team": self.active}]
+        if self.phase == "keywords":
+            if self.kw[team]["words"] is not None:
+                return []
+            answer = [w if rng.random() < 0.8 else "" for w in rng.sample(self.deck(self.lang), KEYWORDS_PER_TEAM)]
+            field = rng.randrange(KEYWORDS_PER_TEAM)
+            return [{"type": "kw_guess", "words": answer, "final": False, "fields": [field]},
+                    {"type": "kw_guess", "words": answer, "final": True}]
+        if self.phase == "judge" and not self.judge[team]["done"]:
+            answers = self.kw[other(team)]["words"]
+            open_ = [i for i in range(KEYWORDS_PER_TEAM) if not self.judge[team]["exact"][i] and normalize(answers[i])]
+            return [{"type": "accept", "number": i + 1, "accept": rng.random() < 0.5} for i in open_[:2]] + [
+                {"type": "judged"}]
+        return []
+
+    def _read_hints(self, team: str, clues: list[str]) -> list[int] | None:
+        """The code a decoding bot of ``team`` reads from clues that name its keywords (see
+        :meth:`suggest`): each clue's digit is the keyword it starts with; None when a clue
+        names none, or two name the same."""
+        forms = [normalize(k) for k in self.keywords[team]]
+        code = []
+        for clue in clues:
+            key = normalize(clue)
+            digits = [i + 1 for i, f in enumerate(forms) if f and key.startswith(f)]
+            if not digits:
+                return None
+            code.append(max(digits, key=lambda d: len(forms[d - 1])))
+        return code if len(set(code)) == CODE_LENGTH else None
+
+    def redeal_hidden(self, seat: str | None, rng: random.Random) -> "Decrypto":
+        """A copy in which everything ``seat`` may not know is dealt anew, and everything it may
+        know kept (the ``_knows_*`` rules above): keywords of teams it may not
+        know (fresh deck words, distinct), codes not yet revealed and not its own as encryptor
+        (fresh deck codes), clue drafts and unread clues of other encryptors (fresh text), the
+        guesses other groups are making, the other team's tie-break answers until judging."""
+        twin = type(self).from_dict(self.to_dict(), rng)
+        hidden = [t for t in TEAMS if self.keywords[t] and not _knows_keywords(self, seat, t)]
+        kept = {w for t in TEAMS if t not in hidden for w in self.keywords[t]}
+        pool = [w for w in self.deck(self.lang) if w not in kept]  # (deck words are distinct)
+        fresh = rng.sample(pool, KEYWORDS_PER_TEAM * len(hidden))
+        for i, team in enumerate(hidden):
+            twin.keywords[team] = fresh[i * KEYWORDS_PER_TEAM : (i + 1) * KEYWORDS_PER_TEAM]
+
+        def noise(n: int) -> list[str]:
+            return [f"zz{rng.randrange(10**6)}" for _ in range(n)]
+
+        for team in self.codes:
+            if not _knows_code(self, seat, team):
+                twin.codes[team] = list(rng.choice(CODE_DECK))
+            if not _is_encryptor(self, seat, team):
+                twin.clue_drafts[team] = noise(CODE_LENGTH)
+            if self.clues.get(team) is not None and not _knows_clues(self, seat, team):
+                twin.clues[team] = noise(CODE_LENGTH)
+        for group, guess in twin.guesses.items():
+            if not _knows_guess(self, seat, group):
+                guess["code"] = [rng.randint(0, 4) for _ in range(CODE_LENGTH)]
+                guess["by"] = rng.choice([None, *self.teams[guess["team"]]])
+        for team, entry in twin.kw.items():
+            if not _knows_kw_draft(self, seat, team):
+                entry["draft"] = noise(KEYWORDS_PER_TEAM)
+                entry["by"] = rng.choice([None, *self.teams[team]])
+            if entry["words"] is not None and not _knows_kw_answer(self, seat, team):
+                entry["words"] = noise(KEYWORDS_PER_TEAM)
+        return twin
+
+    # --- snapshots ---------------------------------------------------------------------------
 
     @classmethod
     def from_dict(cls, data: dict, rng: random.Random) -> "Decrypto":
-        """Rebuild a game from :meth:`to_dict` output; ``rng`` draws later codes."""
-        game = cls()
-        for f in cls._FIELDS:
-            if f == "lineup" and f not in data:  # a snapshot from before the lineup was kept
-                setattr(game, f, _copy(data["teams"]))
-                continue
-            setattr(game, f, _copy(data[f]))
-        game._rng = rng
-        return game
+        """Rebuild a game from :meth:`~.base.Game.to_dict` output; ``rng`` draws later codes.
+
+        An unversioned snapshot from before the encryptors' lineup was kept (e98aa63) gets its
+        teams as the lineup. Raises :class:`~.base.SnapshotError` as the base does."""
+        if isinstance(data, dict) and "v" not in data and "lineup" not in data and "teams" in data:
+            data = {**data, "lineup": data["teams"]}
+        return super().from_dict(data, rng)
