@@ -469,6 +469,22 @@ def test_no_victory_tile_for_a_round_in_which_nobody_took_a_card():
     assert not g.over and sum(g.tiles.values()) == 1
 
 
+def test_a_refused_deal_past_the_planned_rounds_changes_nothing():
+    # with victory tiles the rotation goes on past the planned rounds; a deal by the wrong seat
+    # at that point was refused, but only after the next dealer had been added to the plan
+    g = new_game(4, victory_tiles=True)
+    for number in range(2, 5):  # four rounds nobody takes a card in: no tiles, the plan is used up
+        play_round_out(g, 1.0)
+        g.apply(g.view(None)["next_dealer"], {"type": "deal", "round": number}, 2.0)
+    play_round_out(g, 3.0)
+    assert g.round == len(g.dealers) == 4 and not g.over and g.view(None)["next_dealer"] == "s1"
+    before = g.to_dict()
+    refused("not_dealer", g.apply, "s2", {"type": "deal", "round": 5}, 4.0)
+    assert g.to_dict() == before
+    g.apply("s1", {"type": "deal", "round": 5}, 5.0)
+    assert g.dealer == "s1" and g.dealers == ["s1", "s2", "s3", "s4", "s1"]
+
+
 def test_a_snapshot_round_trips():
     g = new_game(3)
     turn_up(g, ["Z", "U", "R", "K"])

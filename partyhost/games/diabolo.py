@@ -453,6 +453,14 @@ class Diabolo(Game):
         self._deal(1, float(now))
         self.version = 1
 
+    def _planned_dealer(self, number: int) -> str:
+        """The dealer of round ``number`` (at most one past the plan) as planned: each next
+        dealer sits to the left (§3); with victory tiles the rotation goes on past the plan, as
+        :meth:`_deal` extends it. Changes nothing."""
+        if number <= len(self.dealers):
+            return self.dealers[number - 1]
+        return self.players[len(self.dealers) % len(self.players)]
+
     def _deal(self, number: int, now: float) -> None:
         """Collect every card, shuffle, and start round ``number`` with its dealer (§2, §3)."""
         while self.victory_tiles and len(self.dealers) < number:
@@ -781,10 +789,7 @@ class Diabolo(Game):
             raise RuleError("not_scored")
         if action["round"] != self.round + 1:
             raise RuleError("stale_round", round=action["round"], current=self.round + 1)
-        if self.victory_tiles:
-            while len(self.dealers) <= self.round:
-                self.dealers.append(self.players[len(self.dealers) % len(self.players)])
-        nxt = self.dealers[self.round]
+        nxt = self._planned_dealer(self.round + 1)  # _deal extends the plan, once it deals
         if seat is not None and seat != nxt and nxt in self.players:
             raise RuleError("not_dealer")
         self._deal(self.round + 1, now)
@@ -976,8 +981,7 @@ class Diabolo(Game):
         totals = self.totals()
         next_dealer = None
         if self.phase == "scored":
-            next_dealer = (self.dealers[self.round] if self.round < len(self.dealers)
-                           else self.players[len(self.dealers) % len(self.players)])
+            next_dealer = self._planned_dealer(self.round + 1)
             if next_dealer not in self.players:
                 next_dealer = None
         claim = None
