@@ -178,7 +178,7 @@ def test_bad_claims_are_refused_and_change_nothing():
     hidden = g.deck[0]
     refused("not_face_up", g.apply, "s1", {"type": "claim", "round": 1, "word": "HAN",
                                            "cards": [{"id": i} for i in ids[:2]] + [{"id": hidden}]}, 2.0)
-    refused("stale_round", g.apply, "s1", {"type": "claim", "round": 2, "word": "HANG",
+    refused("stale", g.apply, "s1", {"type": "claim", "round": 2, "word": "HANG",
                                            "cards": [{"id": i} for i in ids_of(g, ["H", "A", "N", "G"])]}, 2.0)
     refused("not_a_joker", claim, g, "s1", "HANG", ["H", "A", "N", "G"], jokers={0: "X"})
     refused("word_too_long", claim, g, "s1", "HANG" * 8, ["H", "A", "N", "G"])
@@ -403,7 +403,7 @@ def test_the_host_deals_for_a_next_dealer_whose_phone_is_gone():
     play_round_out(g, 1.0)
     assert g.view(None)["next_dealer"] == "s2"
     refused("not_dealer", g.apply, "s3", {"type": "deal", "round": 2}, 2.0)
-    refused("stale_round", g.host_apply, {"type": "deal", "round": 3}, 2.0)
+    refused("stale", g.host_apply, {"type": "deal", "round": 3}, 2.0)
     g.host_apply({"type": "deal", "round": 2}, 2.0)
     assert g.round == 2 and g.dealer == "s2" and g.phase == "turning" and g.card_count() == 66
     refused("not_scored", g.host_apply, {"type": "deal", "round": 3}, 2.5)
