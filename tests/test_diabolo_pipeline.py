@@ -11,7 +11,9 @@ import pytest
 
 from partyhost import i18n
 from partyhost.games.base import RuleError, SnapshotError
-from partyhost.games.diabolo import Diabolo
+from partyhost.games.diabolo import PHASES, Diabolo
+
+from .conformance import play
 
 # Snapshots of one moment (3 players, s2 took HANG, s1's ZURK is under vote, s2 voted reject),
 # written by Diabolo.to_dict() of earlier code: both are layout 1 (no "v").
@@ -138,3 +140,47 @@ def test_a_snapshot_missing_a_field_is_refused_not_defaulted():
     del data["vote_serial"]
     with pytest.raises(SnapshotError):
         Diabolo.from_dict(data, random.Random(1))
+
+
+# --- the phase table tells the truth -------------------------------------------------------------
+
+class Watched(Diabolo):
+    """Diabolo that notes the phase each accepted move was made in."""
+
+    accepted: list[tuple[str, str, bool]] = []
+
+    def apply(self, seat, action, now):
+        phase = self.phase
+        super().apply(seat, action, now)
+        Watched.accepted.append((phase, action["type"], False))
+
+    def host_apply(self, action, now):
+        phase = self.phase
+        super().host_apply(action, now)
+        Watched.accepted.append((phase, action["type"], True))
+
+
+def test_the_phase_table_names_every_phase_and_move():
+    assert set(PHASES) == {"turning", "vote", "picking", "scored", "over"}
+    assert set().union(*(p.moves for p in PHASES.values())) == set(Diabolo.MOVES)
+    assert set().union(*(p.host_moves for p in PHASES.values())) == set(Diabolo.HOST_MOVES)
+    assert PHASES["over"].moves == PHASES["over"].host_moves == ()
+
+
+@pytest.mark.parametrize("players,options", [
+    (3, {"victory_tiles": True}),
+    (4, {"lang": "en"}),
+    (5, {"handicap": ["s1", "s2"], "interval": 1, "end_seconds": 5, "tile_handicap": 0}),
+])
+def test_whole_games_with_options_keep_every_promise_and_the_phase_table(players, options):
+    # the conformance suite (tests/conformance.py) with the lobby options it does not try, and
+    # every move the game accepted was one the phase table opens in the phase it was made in
+    Diabolo.prepare()
+    Watched.accepted = []
+    game = play(Watched, seed=players, players=players, options=options)
+    assert game.over and game.winners
+    for phase, kind, host in Watched.accepted:
+        opened = PHASES[phase].host_moves if host else PHASES[phase].moves
+        assert kind in opened, (phase, kind, host)
+    seen = {phase for phase, _, _ in Watched.accepted}
+    assert seen >= {"turning", "scored"}

@@ -20,9 +20,9 @@ tempo on the dealer's phone). Rulebook sections are cited by their order in the 
 * §8 variant: quick players must use at least 4 cards
 
 The module's parts: the cards, spelling and the word solver are :mod:`.diabolo_words` (pure
-functions of cards); the table vote is :mod:`.vote`; this module is the state, the phases,
-the moves and the view. The action pipeline (schema, game over, seat, stale round, version) is
-:class:`~.base.Game`'s.
+functions of cards); the table vote is :mod:`.vote`; this module is the state, the phases
+(:data:`PHASES`, below: the whole state machine in one place), the moves and the view. The action
+pipeline (schema, game over, seat, stale round, version) is :class:`~.base.Game`'s.
 
 How phones stand in for the table (RULES.md "Diabolo"):
 
@@ -45,6 +45,7 @@ The class never reads a clock, never does I/O at play time and never uses the gl
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, ClassVar
 
@@ -66,7 +67,62 @@ SUGGEST_SCAN = 1_500
 """List words :meth:`Diabolo.suggest` tries for a real word to claim (kept cheap: bots and the
 conformance suite call it every step)."""
 
-PHASES = ("turning", "vote", "picking", "scored", "over")
+
+# --- the phases: the whole state machine ------------------------------------------------------
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of a Diabolo round.
+
+    Attributes:
+        means: what the table is doing (and the rulebook section).
+        moves: the player moves (:attr:`Diabolo.MOVES` types) it opens; the handlers refuse the
+            others with a code that names the phase (``word_vote_open``, ``not_picking``…).
+        host_moves: the host moves (:attr:`Diabolo.HOST_MOVES` types) it opens.
+        ends: what ends it, and the phase play goes to. Besides, a kicked player
+            (:meth:`Diabolo.leave`) can withdraw a claim under vote, end picking or a round.
+    """
+
+    means: str
+    moves: tuple[str, ...]
+    host_moves: tuple[str, ...]
+    ends: str
+
+
+PHASES: dict[str, Phase] = {
+    "turning": Phase(
+        "the dealer turns cards face up, by hand or on the tempo; everyone looks for a word (§2)",
+        ("claim", "turn", "auto", "tempo", "pass"),  # pass only once the deck is out (§3)
+        ("turn", "auto", "handicap"),
+        "a known word: its cards go to the claimant, turning goes on; an unknown word: vote; "
+        "the deck is out and its countdown runs out, every player passes, or too few cards are "
+        "left for any word: scored (§3)",
+    ),
+    "vote": Phase(
+        "the other players vote on an unknown word; its cards are held for the claimant (RULES.md)",
+        ("vote", "auto", "tempo"),
+        ("overrule", "auto", "handicap"),
+        "the vote is decided (every voter voted, its time ran out, or the host overruled): "
+        "accepted: the claimant takes the cards, turning; rejected: picking; the claimant left: turning",
+    ),
+    "picking": Phase(
+        "a word was voted down: every other player picks one face-up card, from the deck when "
+        "the row is empty (§2)",
+        ("pick", "auto", "tempo"),
+        ("auto", "handicap"),
+        "every picker has a card (after PICK_SECONDS a random one): turning, or scored when "
+        "the deck is out and too few cards are left",
+    ),
+    "scored": Phase(
+        "the round is counted (§3; §7 victory tiles); the next dealer, to the left, deals",
+        ("deal",),
+        ("deal", "handicap"),
+        "the next round is dealt: turning. The last round (§4) or a second tile (§7) goes "
+        "straight on to over",
+    ),
+    "over": Phase("the highest total wins, ties share (§4); with tiles, the first to two (§7)",
+                  (), (), "never"),
+}
 
 
 # --- schemas ---------------------------------------------------------------------------------
@@ -102,11 +158,7 @@ def _words_to_claim(lang: str, ids: tuple[int, ...], need: int) -> tuple[str, ..
 class Diabolo(Game):
     """Diabolo for 2–6 players (seeds/004_…; RULES.md "Diabolo").
 
-    Phases: ``"turning"`` (the dealer turns cards; claims are open), ``"vote"`` (an unknown word
-    before the table), ``"picking"`` (a word was voted down: the other players each pick a card),
-    ``"scored"`` (a round has ended; the next dealer deals), ``"over"``.
-
-    Moves (``MOVES``/``HOST_MOVES`` hold each one's schema; every
+    Phases: see :data:`PHASES`. Moves (``MOVES``/``HOST_MOVES`` hold each one's schema; every
     move marked ``round`` is refused ``stale`` by the pipeline when its round is not this one):
 
     * ``{"type": "claim", "round", "word", "cards": [{"id", "as"?}]}`` — a word from face-up
