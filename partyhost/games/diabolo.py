@@ -47,7 +47,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, ClassVar
+from typing import Callable, ClassVar
 
 from .base import Game, Move, RuleError, plain
 from .diabolo_words import (  # noqa: F401 - re-exported: the public face of the game's words
@@ -882,7 +882,13 @@ class Diabolo(Game):
         word of the list found by the game's own solver (:func:`~.diabolo_words.possible_words`
         over the free face-up cards), now and then a made-up one (its cards' own letters, which
         goes to a vote), passes once the deck is out, votes, picks, and the next dealer deals.
-        The host turns, overrules and deals. Random play from these ends a game.
+        The host turns, overrules and deals. Random play from these ends a game (the
+        conformance suite plays 2 and 6 players to the end in a few hundred moves).
+
+        Returns:
+            Action dicts shaped as :attr:`MOVES` (``seat`` a player) or :attr:`HOST_MOVES`
+            (``seat=None``); none for a spectator or once the game is over. A move may repeat
+            (a weight for random choice).
         """
         if self.over:
             return []
@@ -914,6 +920,8 @@ class Diabolo(Game):
         return out
 
     def _host_suggestions(self, rng: random.Random) -> list[dict]:
+        """The host stands in for the dealer (turn, start the turning), decides a vote, deals the
+        next round, and now and then changes a player's handicap (§8)."""
         out: list[dict] = []
         if self.phase == "turning" and self.deck:
             out.append({"type": "turn", "turned": self.turned})
@@ -952,7 +960,9 @@ class Diabolo(Game):
     def redeal_hidden(self, seat: str | None, rng: random.Random) -> "Diabolo":
         """A copy with the undealt deck shuffled anew: its order is the one thing no seat (and
         not the table) may know. Everything else (the row, the piles' sizes, claims, votes,
-        picks, scores) is public and kept."""
+        picks, scores) is public and kept; cards a picker drew face down from the deck are
+        shown to nobody by any view (only pile sizes are). ``seat`` does not matter: no seat
+        sees more than the table."""
         twin = type(self).from_dict(self.to_dict(), rng)
         rng.shuffle(twin.deck)
         return twin
