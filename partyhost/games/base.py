@@ -221,8 +221,30 @@ class Game:
         return None
 
     def leave(self, seat: str, now: float) -> None:
-        """A player is removed (kicked) mid-game. Games that cannot continue raise
-        ``RuleError("cannot_continue")`` and the engine ends the game instead."""
+        """A player is removed (kicked) mid-game: the same pipeline as a move. Refuses
+        ``game_over``, ``not_a_player``, then ``cannot_continue`` unless
+        :meth:`can_continue_without` (the engine then ends the game instead); then the game's
+        :meth:`_do_leave` applies its rules and ``version`` goes up."""
+        try:
+            if self.over:
+                raise RuleError("game_over")
+            if seat not in self.players:
+                raise RuleError("not_a_player")
+            if not self.can_continue_without(seat):
+                raise RuleError("cannot_continue")
+            self._do_leave(seat, float(now))
+        except RuleError as error:
+            error.scope = error.scope or self.KEY
+            raise
+        self.version += 1
+
+    def can_continue_without(self, seat: str) -> bool:
+        """Whether the game can go on once ``seat`` has left. Default: enough players remain."""
+        return len(self.players) - 1 >= self.MIN_PLAYERS
+
+    def _do_leave(self, seat: str, now: float) -> None:
+        """The game's rules for a player who left (hand discarded, turn passed on…); raises
+        before it changes anything. Default: the game cannot lose a player."""
         raise RuleError("cannot_continue")
 
     def interrupted(self, now: float) -> None:

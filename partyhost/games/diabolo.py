@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, ClassVar
 
+from . import schema
 from .base import Game, Move, RuleError, plain
 from .diabolo_words import (  # noqa: F401 - re-exported: the public face of the game's words
     HANDICAP_CARDS, LANGS, MIN_CARDS, POSSIBLE_SCAN, POSSIBLE_WORDS, best_assignment, card_letters,
@@ -134,10 +135,7 @@ _TURNED = {"type": "integer", "minimum": 0, "maximum": 200}
 _OUTCOME = {"enum": ["accept", "reject"]}
 
 
-def _action(kind: str, **props: dict) -> dict:
-    return {"type": "object", "properties": {"type": {"const": kind}, **props},
-            "required": ["type", *props], "additionalProperties": False}
-
+_action = schema.action
 
 _CLAIM_CARDS = {"type": "array", "minItems": 1, "maxItems": 40, "items": {
     "type": "object", "properties": {"id": _CARD_ID, "as": {"type": "string", "minLength": 1, "maxLength": 2}},
@@ -384,7 +382,7 @@ class Diabolo(Game):
         if changed:
             self.version += 1
 
-    def leave(self, seat: str, now: float) -> None:
+    def _do_leave(self, seat: str, now: float) -> None:
         """Remove a (kicked) player: their cards this round stay out of play in their pile, they
         leave the dealer rotation, a vote drops their ballot, a claim of theirs under vote is
         withdrawn and a pick owed by them is skipped. Not in the rulebook (RULES.md "General").
@@ -393,13 +391,6 @@ class Diabolo(Game):
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"`` (fewer than 2
                 would remain).
         """
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        if len(self.players) - 1 < self.MIN_PLAYERS:
-            raise RuleError("cannot_continue")
-        now = float(now)
         self.players.remove(seat)
         self.handicap = [s for s in self.handicap if s != seat]
         self.passed = [s for s in self.passed if s != seat]
@@ -424,7 +415,6 @@ class Diabolo(Game):
             self._end_round(now, "passed")
         if self.phase == "scored" and self.round >= len(self.dealers) and not self.victory_tiles:
             self._finish_game()
-        self.version += 1
 
     def interrupted(self, now: float) -> None:
         """After a host restart the turning stops (the dealer starts it again) and every running

@@ -124,13 +124,7 @@ _VOTE_ID = {"type": "integer", "minimum": 1}
 
 
 def _schema(kind: str, required: dict, optional: dict | None = None) -> dict:
-    return {
-        "type": "object",
-        "properties": {"type": {"const": kind}, **required, **(optional or {})},
-        "required": ["type", *required],
-        "additionalProperties": False,
-    }
-
+    return schema.action(kind, optional, **required)
 
 @dataclass(frozen=True)
 class Phase:
@@ -366,7 +360,7 @@ class WordBasket(Game):
         if changed:
             self.version += 1
 
-    def leave(self, seat: str, now: float) -> None:
+    def _do_leave(self, seat: str, now: float) -> None:
         """Remove a (kicked) player mid-game (RULES.md "General"; not in the rulebook).
 
         Their cards are shuffled back into the deck (they were secret and stay so). A vote about
@@ -377,12 +371,6 @@ class WordBasket(Game):
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"`` (fewer than 2
                 would remain). Nothing changes when it is raised.
         """
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        if len(self.players) - 1 < self.MIN_PLAYERS:
-            raise RuleError("cannot_continue")
         cards = self.hands.pop(seat)
         self.deck.extend(cards)
         self._rng.shuffle(self.deck)
@@ -398,7 +386,6 @@ class WordBasket(Game):
             else:
                 self.vote.drop_voter(seat)
             self._settle_vote(float(now))
-        self.version += 1
 
     # --- judging a seat's word (the rules of one word are in word_basket_words) ---------------
 
