@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from . import schema
@@ -132,6 +133,11 @@ class Game:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if cls.KEY and "SCRIPT" not in cls.__dict__:
+            cls.SCRIPT = f"js/{cls.KEY}.js"
+        if cls.KEY and "STYLE" not in cls.__dict__:
+            static = Path(__file__).resolve().parent.parent / "static"
+            cls.STYLE = f"css/{cls.KEY}.css" if (static / "css" / f"{cls.KEY}.css").is_file() else ""
         if "MOVES" in cls.__dict__:
             cls.ACTIONS = {kind: move.schema for kind, move in cls.MOVES.items()}
         if "HOST_MOVES" in cls.__dict__:

@@ -163,8 +163,6 @@ class Decrypto(Game):
     """
 
     KEY: ClassVar[str] = "decrypto"
-    SCRIPT: ClassVar[str] = "js/decrypto.js"
-    STYLE: ClassVar[str] = "css/decrypto.css"
     MIN_PLAYERS: ClassVar[int] = 3
     MAX_PLAYERS: ClassVar[int] = 8
     OPTIONS: ClassVar[dict] = {

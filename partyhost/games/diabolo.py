@@ -179,8 +179,6 @@ class Diabolo(Game):
     """
 
     KEY: ClassVar[str] = "diabolo"
-    SCRIPT: ClassVar[str] = "js/diabolo.js"
-    STYLE: ClassVar[str] = "css/diabolo.css"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 6
     OPTIONS: ClassVar[dict] = {

@@ -179,8 +179,6 @@ class WordBasket(Game):
     """
 
     KEY: ClassVar[str] = "word_basket"
-    SCRIPT: ClassVar[str] = "js/word_basket.js"
-    STYLE: ClassVar[str] = "css/word_basket.css"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 8
     OPTIONS: ClassVar[dict] = {
