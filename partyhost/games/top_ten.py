@@ -34,6 +34,9 @@ How a phone stands in for the table (RULES.md "Top Ten" and our own choices, mar
 * *ours* (variant from the French reviews, research §3): ``rounds: "players"`` plays as many
   rounds as players instead of five.
 
+Seams: the theme decks live in :mod:`.top_ten_themes`, what each seat may see (the views) in
+:mod:`.top_ten_views`.
+
 The class never reads a clock, never does I/O in a handler (the decks load in :meth:`prepare`)
 and never uses the global ``random``: the engine hands in a ``random.Random``.
 """
@@ -43,11 +46,11 @@ from __future__ import annotations
 import json
 import random
 import unicodedata
-from functools import lru_cache
-from importlib import resources
 from typing import Any, ClassVar
 
+from . import top_ten_views
 from .base import Game, RuleError
+from .top_ten_themes import THEME_LANGS, card_themes, load_deck
 
 # --- rules as data ---------------------------------------------------------------------------
 
@@ -65,9 +68,6 @@ CAPTAIN_ANSWERS_UP_TO = 8
 
 #: Longest typed answer (characters after clean-up); our own limit so it fits the TV.
 ANSWER_MAX = 60
-
-#: Theme languages the decks come in (a lobby option; default Japanese).
-THEME_LANGS: tuple[str, ...] = ("ja", "en")
 
 RATINGS: tuple[str, ...] = ("perfect", "great", "fair", "lost")
 PHASES: tuple[str, ...] = ("choose", "answer", "order", "round_over", "over")
@@ -123,59 +123,6 @@ def clean_answer(text: str) -> str:
     if len(text) > ANSWER_MAX:
         raise RuleError("tt_answer_too_long", max=ANSWER_MAX)
     return text
-
-
-# --- the theme decks -------------------------------------------------------------------------
-
-
-def _valid_theme(t: object) -> bool:
-    return (
-        isinstance(t, dict)
-        and all(isinstance(t.get(k), str) and t[k].strip() for k in ("title", "low", "high"))
-        and t.get("mode") in ("speak", "gesture")
-    )
-
-
-def _valid_card(c: object) -> bool:
-    return (
-        isinstance(c, dict)
-        and isinstance(c.get("id"), str)
-        and isinstance(c.get("sides"), list)
-        and len(c["sides"]) == 2
-        and all(isinstance(side, list) and len(side) == 2 and all(_valid_theme(t) for t in side)
-                for side in c["sides"])
-    )
-
-
-@lru_cache(maxsize=None)
-def load_deck(lang: str) -> tuple[dict, ...]:
-    """The theme cards of ``lang`` from ``partyhost/games/data/top_ten_themes.<lang>.json``.
-
-    Shape of each card: ``{"id": str, "sides": [[theme, theme], [theme, theme]]}``, a theme being
-    ``{"title", "low" (what 1 means), "high" (what 10 means), "mode": "speak"|"gesture"}``.
-    Malformed cards are skipped (the deck's own test checks the file). Cached: loaded once.
-
-    Returns:
-        The cards, possibly empty when the file is missing or unreadable.
-    """
-    if lang not in THEME_LANGS:
-        return ()
-    try:
-        path = resources.files("partyhost").joinpath("games", "data", f"top_ten_themes.{lang}.json")
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return ()
-    cards = data.get("cards") if isinstance(data, dict) else None
-    return tuple(c for c in (cards or []) if _valid_card(c))
-
-
-def _themes(card: dict) -> list[dict]:
-    """The four themes of a card in a fixed order: side 1 top, side 1 bottom, side 2 top, side 2 bottom."""
-    return [dict(t) for side in card["sides"] for t in side]
-
-
-def _public_theme(t: dict) -> dict:
-    return {"title": t["title"], "low": t["low"], "high": t["high"], "mode": t["mode"]}
 
 
 class TopTen(Game):
@@ -463,7 +410,7 @@ class TopTen(Game):
         if self.phase != "choose":
             raise RuleError("tt_not_choosing")
         index = int(action["theme"])
-        self.theme = _public_theme(_themes(self.cards[self.round - 1])[index])
+        self.theme = card_themes(self.cards[self.round - 1])[index]
         self.theme_index = index
         self._deal()
         self.phase = "answer"
@@ -658,61 +605,8 @@ class TopTen(Game):
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators).
-
-        Shape: ``{"game": "top_ten", "phase", "round", "rounds", "tokens", "unicorns", "poops",
-        "captain": seat, "next_captain": seat, "lang": theme language,
-        "theme": None | {"title", "low", "high", "mode"},
-        "players": [{"seat", "answerer": bool, "answered": bool, "answer": str | None}]
-        (seating order; ``answer`` is the typed text, ``""`` for out loud, None before answering),
-        "answer_order": [seats], "pending": seat | None (the captain's unconfirmed pick),
-        "reveals": [{"seat", "number", "mistake"}] (this round, in order),
-        "history": [{"round", "captain", "theme", "reveals", "mistakes"}],
-        "rating": None | "perfect" | "great" | "fair" | "lost", "last_event", "version"}``.
-
-        A seat also gets ``"me"`` and ``"number"`` (its own number this round, None without one)
-        and, only the captain while choosing, ``"choices"``: the card's four themes. No view
-        holds another seat's unrevealed number or the numbers nobody was dealt.
-        """
-        shown = {r["seat"] for r in self.reveals}
-        out: dict[str, Any] = {
-            "game": self.KEY,
-            "phase": self.phase,
-            "round": self.round,
-            "rounds": self.rounds,
-            "tokens": self.tokens,
-            "unicorns": self.unicorns,
-            "poops": self.poops,
-            "captain": self.captain,
-            "next_captain": self._after(self.captain) if self.players else None,
-            "lang": self.lang,
-            "theme": dict(self.theme) if self.theme else None,
-            "players": [
-                {
-                    "seat": s,
-                    "answerer": s in self.answerers,
-                    "answered": s in self.answers,
-                    "answer": self.answers.get(s),
-                    "revealed": s in shown,
-                }
-                for s in self.players
-            ],
-            "answer_order": list(self.answer_order),
-            "pending": self.pending,
-            "reveals": [dict(r) for r in self.reveals],
-            "history": [
-                {**h, "theme": dict(h["theme"]) if h["theme"] else None, "reveals": [dict(r) for r in h["reveals"]]}
-                for h in self.history
-            ],
-            "rating": self.rating,
-            "last_event": json.loads(json.dumps(self.last_event)) if self.last_event else None,
-            "version": self.version,
-        }
-        if seat is not None:
-            out["me"] = seat
-            out["number"] = self.numbers.get(seat)
-            if seat == self.captain and self.phase == "choose" and self.cards:
-                out["choices"] = [_public_theme(t) for t in _themes(self.cards[self.round - 1])]
-        return out
+        Shape and privacy: :func:`partyhost.games.top_ten_views.view`."""
+        return top_ten_views.view(self, seat)
 
     _FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "rounds", "round", "phase", "tokens", "unicorns", "captain", "lang", "cards",
