@@ -1,4 +1,4 @@
-"""What each seat may know in Top Ten (part of :mod:`.top_ten`): the views.
+"""What each seat may know in Top Ten (part of :mod:`.top_ten`): the views, and their test double.
 
 Privacy is decided here, in one place (DESIGN.md "Views and privacy"). Rulebook
 ``shared/seeds/001_f9c04369d21a052b.txt``: §theme — each player sees only their own number, and
@@ -6,13 +6,17 @@ the numbers nobody was dealt stay face down, unseen by anyone; §reveal — a nu
 when the captain's pick is revealed. The theme card of a round is drawn by its captain (§theme),
 so only the captain sees its four themes before one is read out.
 
-* :func:`view` builds what a seat (or the table) sees from the game's state.
+* :func:`view` builds what a seat (or the table) sees from the game's state;
+* :func:`redeal_hidden` builds a twin game in which everything a seat may not know is dealt
+  anew. The conformance suite checks that the seat's view is the same for both, so no view
+  depends on a secret it must not show.
 
-It does not change the game, and does not import :mod:`.top_ten` (it imports this module).
+Neither function changes the game, and neither imports :mod:`.top_ten` (it imports this module).
 """
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 from .base import plain
@@ -76,3 +80,49 @@ def view(game: "TopTen", seat: str | None) -> dict:
         if seat == game.captain and game.phase == "choose" and game.cards:
             out["choices"] = card_themes(game.cards[game.round - 1])
     return out
+
+
+def redeal_hidden(game: "TopTen", seat: str | None, rng: random.Random, deck: tuple[dict, ...]) -> "TopTen":
+    """A copy of ``game`` in which everything ``seat`` may not know is dealt anew.
+
+    Dealt anew (§theme, §reveal):
+
+    * the numbers of this round not yet revealed and not ``seat``'s own — every other answerer's,
+      the captain's included when ``seat`` is not the captain — together with the undealt ones:
+      shuffled and dealt again, one to each of those answerers, the rest undealt;
+    * the cards of later rounds: drawn again from those cards and the deck's cards this game
+      has not drawn (the order of the theme deck);
+    * this round's card while its captain is still choosing, for anyone but the captain (only
+      the captain has seen it).
+
+    Kept: ``seat``'s own number, every revealed number, the cards of rounds already chosen, and
+    everything public (tokens, answers, picks, history, events).
+
+    Args:
+        game: the game; unchanged.
+        seat: a player, a spectator's seat, or None for the table.
+        rng: the source of the new deal; the twin keeps it for its own later shuffles.
+        deck: the theme cards of ``game.lang`` (:func:`~.top_ten_themes.load_deck`); may be
+            empty, then the later cards are only shuffled.
+    Returns:
+        A new game of the same class.
+    """
+    twin = type(game).from_dict(game.to_dict(), rng)
+    shown = {r["seat"] for r in twin.reveals}
+    hidden = [s for s in twin.numbers if s != seat and s not in shown]
+    pool = [twin.numbers[s] for s in hidden] + list(twin.undealt)
+    rng.shuffle(pool)
+    for s in hidden:
+        twin.numbers[s] = pool.pop()
+    twin.undealt = sorted(pool)
+
+    known = twin.round  # cards of rounds 1..round are drawn
+    if twin.phase == "choose" and seat != twin.captain:
+        known -= 1  # … but this one only by the captain, who has not read a theme out yet
+    known = max(known, 0)
+    drawn = {c["id"] for c in twin.cards}
+    later = twin.cards[known:]
+    candidates = later + [c for c in deck if c["id"] not in drawn]
+    rng.shuffle(candidates)
+    twin.cards = twin.cards[:known] + [plain(c) for c in candidates[:len(later)]]
+    return twin
