@@ -246,8 +246,6 @@ class TopTen(Game):
     """
 
     KEY: ClassVar[str] = "top_ten"
-    SCRIPT: ClassVar[str] = "js/top_ten.js"
-    STYLE: ClassVar[str] = "css/top_ten.css"
     MIN_PLAYERS: ClassVar[int] = 4
     MAX_PLAYERS: ClassVar[int] = 9
     OPTIONS: ClassVar[dict] = {
@@ -374,7 +372,7 @@ class TopTen(Game):
         """Tokens flipped to the poop side."""
         return self.tokens - self.unicorns
 
-    def leave(self, seat: str, now: float) -> None:
+    def _do_leave(self, seat: str, now: float) -> None:
         """Remove a (kicked) player mid-game; no token changes. Not in the rulebook (RULES.md
         "General"): their number leaves face down, unrevealed; a captain who leaves passes the
         captaincy to the next seat (who keeps any number they hold); the round goes on, and ends
@@ -385,12 +383,6 @@ class TopTen(Game):
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"`` (fewer than 4
                 would remain). Nothing changes when it raises.
         """
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        if len(self.players) - 1 < self.MIN_PLAYERS:
-            raise RuleError("cannot_continue")
         if self.captain == seat:
             if self.phase == "round_over":
                 # the round is done: keep the seat before, so the next captain is still the next
@@ -415,7 +407,6 @@ class TopTen(Game):
                 self.phase = "order"
             elif self.phase == "order" and self._all_revealed():
                 self._finish_round()
-        self.version += 1
 
     # --- the players' moves (the pipeline has checked shape, game over, seat and round) ---------
 
