@@ -59,23 +59,27 @@ class ServerProcess:
 
     Attributes: ``port``, ``mode``, ``seed``, ``url`` (``http://127.0.0.1:PORT``, the laptop's own
     origin: its ``/tv`` page has host powers), ``lan_url`` (``http://game.lan:PORT``, the phones'
-    LAN-like origin in the browser tests), ``log`` (the file holding stdout and stderr).
+    LAN-like origin in the browser tests), ``log`` (the file holding stdout and stderr; by default
+    ``<data_dir>/server.log``), ``data_dir``.
+    ``fresh=False`` resumes what ``data_dir`` holds (a restart).
     """
 
-    def __init__(self, mode: str, seed: int, data_dir: Path) -> None:
+    def __init__(self, mode: str, seed: int, data_dir: Path, bind: str = "127.0.0.1",
+                 extra_args: tuple[str, ...] = (), *, fresh: bool = True, log: Path | None = None) -> None:
         self.mode = mode
         self.seed = seed
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.lan_url = f"http://{LAN_HOST}:{self.port}"
         data_dir.mkdir(parents=True, exist_ok=True)
-        self.log = data_dir / "server.log"
+        self.data_dir = data_dir
+        self.log = log or data_dir / "server.log"
         self._log_file = open(self.log, "wb")  # noqa: SIM115 - closed in stop()
         cmd = [
             sys.executable, "-m", "partyhost",
-            "--port", str(self.port), "--bind", "127.0.0.1", "--no-browser", "--fresh",
+            "--port", str(self.port), "--bind", bind, "--no-browser", *(["--fresh"] if fresh else []),
             "--data", str(data_dir), "--seed", str(seed), "--async-mode", mode,
-            "--allow-host", LAN_HOST,
+            "--allow-host", LAN_HOST, *extra_args,
         ]  # fmt: skip
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
@@ -137,12 +141,22 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def server(request, tmp_path):
-    """Factory: ``server(mode="eventlet"|"threading", seed=1) -> ServerProcess`` (already up)."""
+    """Factory: ``server(mode="eventlet"|"threading", seed=1, bind="127.0.0.1", extra_args=())
+    -> ServerProcess`` (already up).
+
+    ``data=<folder>`` runs it on that data folder (shared by several servers of a test, its log then
+    goes beside it), ``fresh=False`` resumes the party saved there.
+    """
     started: list[ServerProcess] = []
     request.node._partyhost_servers = started
 
-    def start(mode: str = "eventlet", seed: int = 1) -> ServerProcess:
-        srv = ServerProcess(mode, seed, tmp_path / f"server-{len(started)}-{mode}")
+    def start(mode: str = "eventlet", seed: int = 1, bind: str = "127.0.0.1",
+              extra_args: tuple[str, ...] = (), data: Path | None = None, fresh: bool = True) -> ServerProcess:
+        name = f"server-{len(started)}-{mode}"
+        if data is None:
+            srv = ServerProcess(mode, seed, tmp_path / name, bind, extra_args, fresh=fresh)
+        else:
+            srv = ServerProcess(mode, seed, data, bind, extra_args, fresh=fresh, log=tmp_path / f"{name}.log")
         started.append(srv)
         try:
             srv.wait_ready()
