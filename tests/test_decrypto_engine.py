@@ -46,6 +46,22 @@ def test_bad_team_split_is_refused_at_start_with_a_reason():
     assert rig.game is None
 
 
+def test_a_teams_key_with_invisible_characters_is_refused_and_never_reaches_a_screen():
+    """Found by the engine fuzz: text values lose their invisible characters at the envelope,
+    object keys do not, and the lobby options go out in every state. A seat id never holds one,
+    so such a key is a bad option, not a team placement every screen carries."""
+    rig = Rig(seed=1)
+    tv = rig.tv()
+    phones = [rig.phone(f"p{i}") for i in range(4)]
+    for key in ("\u200bs1", "s1\u202e", "s\u20601", "\ufeff"):
+        result = tv.send("host", {"op": "choose", "game": "decrypto", "options": {"teams": {key: "white"}}})
+        assert result.get("code") == "bad_options", (key, result)
+    assert tv.send("host", {"op": "choose", "game": "decrypto", "options": {"teams": {"s1": "black"}}})["ok"]
+    for client in (tv, *phones):
+        for state in client.received("state"):
+            assert state["party"]["options"].get("teams", {}) in ({}, {"s1": "black"})
+
+
 def test_timer_blanks_missing_clues_on_the_engine_clock_and_refusals_speak_the_phone_language():
     rig, tv, phones = table(timer=True)
     g = rig.game

@@ -189,3 +189,19 @@ def test_lobby_options_reach_the_game(mode):
     assert [p["min"] for p in a.state["game"]["players"]] == [3, 2]
     r = tv.send("host", {"op": "choose", "game": "word_basket", "options": {"word_mode": "loose"}})
     assert r["code"] in ("bad_options", "game_running")
+
+
+def test_a_handicaps_key_with_invisible_characters_is_refused_and_never_reaches_a_screen():
+    """Found by the engine fuzz: object keys keep their invisible characters at the envelope
+    (only text values lose them) and the lobby options go out in every state. A handicap names
+    a seat, and no seat id holds one: such a key is a bad option."""
+    rig = Rig(seed=16)
+    tv = rig.tv()
+    a = rig.phone("あき")
+    for key in ("s1\u200b", "\u202es1", "s\u20641", "\ufeff"):
+        r = tv.send("host", {"op": "choose", "game": "word_basket", "options": {"handicaps": {key: "easy"}}})
+        assert r.get("code") == "bad_options", (key, r)
+    assert tv.send("host", {"op": "choose", "game": "word_basket", "options": {"handicaps": {"s1": "easy"}}})["ok"]
+    for client in (tv, a):
+        for state in client.received("state"):
+            assert state["party"]["options"].get("handicaps", {}) in ({}, {"s1": "easy"})

@@ -170,7 +170,7 @@ class Decrypto(Game):
         "properties": {
             "teams": {
                 "type": "object",
-                "propertyNames": {"maxLength": 20},
+                "propertyNames": schema.SEAT_KEY,
                 "additionalProperties": _TEAM,
                 "maxProperties": 64,
                 "default": {},

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..wire import Validator
+from ..wire import INVISIBLE_CHARACTERS, Validator
 
 if TYPE_CHECKING:  # pragma: no cover
     from .base import Game
@@ -21,6 +21,24 @@ def _rule_error(code: str, **params: Any) -> Exception:
     from .base import RuleError  # base imports this module
 
     return RuleError(code, **params)
+
+
+SEAT_KEY: dict = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 20,
+    # no control or invisible character anywhere: the "not" of a search (an anchored "^[^…]+$"
+    # would let a key ending in a newline by, since "$" also matches before one)
+    "not": {"pattern": "[\\u0000-\\u001f\\u007f"
+                       + "".join(f"\\u{ord(ch):04x}" for ch in INVISIBLE_CHARACTERS) + "]"},
+}
+"""JSON Schema (for ``propertyNames``) of a lobby-options key that names a seat (Decrypto's
+``teams``, Word Basket's ``handicaps``): a short text without control or invisible characters.
+
+The envelope removes invisible characters from every text *value* (:func:`partyhost.wire.clean`)
+but keeps object keys as sent, and the options go out in every state: without this a key such as
+``"\\u202es1"`` would be stored and carried to every screen. No seat id holds such a character,
+so a key with one is a bad option."""
 
 
 def action(kind: str, optional: dict | None = None, **required: dict) -> dict:

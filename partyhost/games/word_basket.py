@@ -187,7 +187,7 @@ class WordBasket(Game):
             "word_mode": {"enum": list(WORD_MODES), "default": "vote"},
             "handicaps": {
                 "type": "object",
-                "propertyNames": {"type": "string", "maxLength": 20},
+                "propertyNames": schema.SEAT_KEY,
                 "additionalProperties": {"enum": list(HANDICAPS)},
                 "maxProperties": 64,
                 "default": {},
