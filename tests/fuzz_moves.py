@@ -1,29 +1,27 @@
 """What the engine fuzz test (``test_engine_fuzz.py``) throws at a game: odd values, near misses
-built from a game's own action schemas, and plausible moves that read the game's state so a
-batch of messages reaches deep states (later levels, votes, tie-breaks, deck-outs).
+built from a game's own action schemas, plausible moves (the game's own :meth:`Game.suggest`,
+so a batch of messages reaches deep states: later levels, votes, tie-breaks, deck-outs) and
+mutations of those moves (one part made odd, so the odd value meets the game's own checks with
+everything else right).
 
 Everything here draws from a Hypothesis ``data`` object (``st.data()``), so a failing batch
 shrinks and replays. A :class:`Msg` is one Socket.IO message as a hostile or careless client
 writes it: the payload may hold ``NaN``, ``Infinity``, integers past 2**53, ``2.0`` where an
 integer is expected and invisible characters, and its ``tags`` say which odd thing was put
-where, so the test knows which answer the engine owes.
-
-A game without a plausible-move proposer in :data:`PROPOSERS` (a sixth game) still gets
-schema-valid actions from :func:`generic_moves`; writing a proposer only makes its fuzz reach
-deeper.
+where, so the test knows which answer the engine owes. Nothing here is specific to one game: a
+sixth game is fuzzed from its ``ACTIONS``, ``HOST_ACTIONS``, ``OPTIONS`` and ``suggest``.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Callable
 
 from hypothesis import strategies as st
 
 from partyhost.games.base import Game
-from partyhost.lexicon import kana
 
 NAN = float("nan")
 INF = float("inf")
@@ -44,10 +42,6 @@ BIG_INTEGERS = (2**53, -(2**53), 2**53 + 1, 2**63, -(2**64), 10**30)
 ODD_TAGS = frozenset({"int_float", "bool_int"})
 """Tags of a value the schema refuses although a lax reader would take it: ``2.0`` or ``True``
 where an integer is expected."""
-
-MAX_BURST = 20
-"""Most messages one plausible move may send in a row (the dealer turning cards by hand)."""
-
 
 @dataclass
 class Msg:
@@ -322,349 +316,76 @@ def near_miss_action(data, cls: type[Game], ctx: Context, host: bool = False) ->
     return action, tags
 
 
-# ----- plausible moves, per game ----------------------------------------------------------------
+# ----- plausible moves and their mutations -------------------------------------------------------
 
-Move = tuple  # (seat or None for the host, action dict)
-Proposer = Callable[[Any, Any], list]
-
-
-def _pick(data, items: list, label: str = "") -> Any:
-    return data.draw(st.sampled_from(items), label=label or None)
-
-
-def mind_moves(game, data) -> list[Move]:
-    """The Mind: ready, play the lowest card (mostly the table's lowest: levels go on), a card
-    out of order, stop, shuriken proposals and votes."""
-    level = game.level
-    moves: list[Move] = []
-    if game.phase == "ready":
-        moves += [(s, {"type": "ready", "level": level, "ready": True}) for s in game.players
-                  if not game.ready.get(s)] * 3
-        moves.append((_pick(data, game.players), {"type": "ready", "level": level, "ready": False}))
-    holders = [s for s in game.players if game.hands.get(s)]
-    if game.phase == "playing" and holders:
-        lowest = min(holders, key=lambda s: game.hands[s][0])
-        moves += [(lowest, {"type": "play", "level": level, "card": game.hands[lowest][0]})] * 6
-        other = _pick(data, holders)
-        moves.append((other, {"type": "play", "level": level, "card": game.hands[other][0]}))
-        moves.append((other, {"type": "play", "level": level, "card": game.hands[other][-1]}))
-        moves.append((other, {"type": "stop", "level": level}))
-    if game.proposal is not None:
-        pid = game.proposal["id"]
-        moves += [(s, {"type": "vote_shuriken", "proposal": pid, "agree": True}) for s in game.players] * 2
-        moves.append((_pick(data, game.players), {"type": "vote_shuriken", "proposal": pid, "agree": False}))
-    elif game.shuriken > 0 and game.players:
-        moves.append((_pick(data, game.players), {"type": "propose_shuriken", "level": level}))
-    return moves
+def suggestions(game: Game, seats: list[str], rng: random.Random) -> dict[str | None, list[dict]]:
+    """The moves the game itself suggests now (:meth:`Game.suggest`) for each of ``seats`` and
+    for the host (``None``) that has any; a suggestion repeated is a weight."""
+    out: dict[str | None, list[dict]] = {}
+    for seat in [*seats, None]:
+        moves = game.suggest(seat, rng)
+        if moves:
+            out[seat] = moves
+    return out
 
 
-SAFE_KANA = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわ"
-"""Kana a made-up Word Basket word is built from (no ん, no small kana: one kana, one count)."""
+def leaf_paths(value: Any, schema: dict, path: tuple = ()) -> list[tuple[tuple, dict]]:
+    """``(path, schema)`` of every part of ``value`` the schema describes (objects by their
+    ``properties``, arrays by their ``items``), the parts themselves included, ``type`` left out."""
+    out: list[tuple[tuple, dict]] = [(path, schema)] if path else []
+    if isinstance(value, dict):
+        for key, sub in schema.get("properties", {}).items():
+            if key in value and not (not path and key == "type"):
+                out += leaf_paths(value[key], sub, path + (key,))
+    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for i, item in enumerate(value):
+            out += leaf_paths(item, schema["items"], path + (i,))
+    return out
 
 
-@lru_cache(maxsize=1)
-def known_words() -> tuple[dict, dict]:
-    """Dictionary words of plain full-size kana (2–8 long, not ending in ん), indexed by
-    ``(first, last)`` and by ``(first, length)`` (first and last without voicing marks)."""
-    from partyhost.lexicon import japanese
-
-    japanese.load()
-    ok = set(SAFE_KANA) | set("がぎぐげござじずぜぞだぢづでどばびぶべぼぱぴぷぺぽを")
-    by_ends: dict[tuple[str, str], list[str]] = {}
-    by_length: dict[tuple[str, int], list[str]] = {}
-    for word in sorted(japanese._readings):  # sorted: the same index on every run
-        if 2 <= len(word) <= 8 and word[-1] != "ん" and all(ch in ok for ch in word):
-            first, last = kana.plain(word[0]), kana.plain(word[-1])
-            by_ends.setdefault((first, last), []).append(word)
-            by_length.setdefault((first, len(word)), []).append(word)
-    return by_ends, by_length
+def _replaced(value: Any, path: tuple, new: Any) -> Any:
+    if not path:
+        return new
+    head, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        return {**value, head: _replaced(value[head], rest, new)}
+    out = list(value)
+    out[head] = _replaced(out[head], rest, new)
+    return out
 
 
-def known_word(data, field: dict, card: dict, low: int) -> str | None:
-    """A dictionary word that fits ``field`` and ``card`` with at least ``low`` kana, or None."""
-    by_ends, by_length = known_words()
-    if field.get("kana"):
-        firsts = [field["kana"]]
-    elif field.get("row"):
-        firsts = list(kana.ROWS[field["row"]])
-    else:
-        firsts = list(SAFE_KANA)
-    if card["kind"] == "number":
-        lengths = [card["number"]] if card["number"] < 7 else [7, 8]
-        pool = [w for f in firsts for n in lengths for w in by_length.get((f, n), ())]
-    else:
-        lasts = [card["kana"]] if card["kind"] == "kana" else list(kana.ROWS[card["row"]])
-        pool = [w for f in firsts for la in lasts for w in by_ends.get((f, la), ()) if len(w) >= low]
-    return data.draw(st.sampled_from(pool)) if pool else None
+def mutate(data, action: dict, schema: dict, ctx: Context) -> tuple[dict, set[str]]:
+    """A near miss of a plausible ``action``: one part of it (a field, an item of a list, a field
+    of an item) replaced by an odd value for that part's schema (:func:`odd_value`), a required
+    field dropped, an extra one added, or a text laced with invisible characters (which the
+    engine removes: the move must then count as the plain one). Returns ``(action, tags)``."""
+    how = data.draw(st.sampled_from(["odd", "odd", "odd", "odd", "drop", "extra", "laced"]), label="mutation")
+    if how == "drop":
+        required = [k for k in schema.get("required", []) if k != "type" and k in action]
+        if required:
+            key = data.draw(st.sampled_from(required))
+            return {k: v for k, v in action.items() if k != key}, set()
+        how = "odd"
+    if how == "extra":
+        extra = data.draw(st.sampled_from(["extra", "seat2", "\u200bround", "__proto__", "id"]))
+        return {**action, extra: data.draw(st.sampled_from([1, "x", None, NAN, 2.0, [], {}]))}, {"extra"}
+    paths = leaf_paths(action, schema)
+    if how == "laced":
+        texts = [(p, sub) for p, sub in paths if isinstance(_get(action, p), str)]
+        if texts:
+            path, _ = data.draw(st.sampled_from(texts))
+            return _replaced(action, path, invisible_laced(data, _get(action, path), keep=True)), set()
+    if not paths:
+        return action, set()
+    path, sub = data.draw(st.sampled_from(paths), label="path")
+    value, tags = odd_value(data, sub, ctx)
+    return _replaced(action, path, value), tags
 
 
-def basket_word(data, field: dict, card: dict, length: int) -> str:
-    """A word that fits ``field`` (``{"kana", "row"}``) and ``card`` with ``length`` kana (a
-    number card fixes the length): half the time one the dictionary knows (it stands), else a
-    made-up one (it enters marked "?", and a strict table refuses it)."""
-    if data.draw(st.booleans()):
-        word = known_word(data, field, card, length)
-        if word:
-            return word
-    if field.get("kana"):
-        first = field["kana"]
-    elif field.get("row"):
-        first = _pick(data, list(kana.ROWS[field["row"]].replace("を", "")))
-    else:
-        first = _pick(data, list(SAFE_KANA))
-    if card["kind"] == "number":
-        length = card["number"] + (data.draw(st.integers(0, 1)) if card["number"] == 7 else 0)
-        last = _pick(data, list(SAFE_KANA))
-    elif card["kind"] == "row":
-        last = _pick(data, list(kana.ROWS[card["row"]].replace("を", "")))
-    else:
-        last = card["kana"]
-    middle = "".join(data.draw(st.lists(st.sampled_from(SAFE_KANA), min_size=max(0, length - 2),
-                                        max_size=max(0, length - 2))))
-    return first + middle + last
-
-
-def basket_moves(game, data) -> list[Move]:
-    """Word Basket: words that fit the field and a card in hand (and lost races for the field
-    just taken), resets, リーチ, point-outs, challenges, ballots, lookups, the host's overrule."""
-    from partyhost.games.word_basket import CARDS
-
-    moves: list[Move] = []
-    serial = game.field["serial"]
-    players = [s for s in game.players if s in game.hands]
-    for seat in players:
-        hand = game.hands[seat]
-        if not hand:
-            continue
-        card_id = _pick(data, hand)
-        low, low_last = game.minimums(seat)
-        length = (low_last if len(hand) == 1 else low) + data.draw(st.integers(0, 2))
-        word = basket_word(data, game.field, CARDS[card_id], length)
-        play = {"type": "play", "field": serial, "card": card_id, "word": word}
-        if len(hand) == 2 and data.draw(st.integers(0, 3)):
-            play["reach"] = True
-        moves += [(seat, play)] * 3
-        lp = game.last_play
-        if lp is not None and lp["seat"] != seat:
-            race = basket_word(data, lp["field"], CARDS[card_id], length)
-            moves.append((seat, {"type": "play", "field": lp["from"], "card": card_id, "word": race}))
-        tops = [c for c in hand if CARDS[c]["kind"] != "number"]
-        reset = {"type": "reset", "field": serial}
-        if tops:
-            reset["top"] = _pick(data, tops)
-        moves.append((seat, reset))
-        if len(hand) == 1 and not game.reach.get(seat):
-            moves.append((seat, {"type": "reach"}))
-    for target in players:
-        pending = game.pending_win and game.pending_win["seat"] == target
-        if pending or (len(game.hands[target]) == 1 and not game.reach.get(target)):
-            for seat in players:
-                if seat != target:
-                    moves += [(seat, {"type": "point_out", "seat": target})] * 2
-    top = game._challengeable()
-    if top is not None and game.phase == "play":
-        for seat in players:
-            if seat != top["seat"]:
-                moves += [(seat, {"type": "challenge", "field": serial})] * 2
-    if game.vote is not None:
-        vid = game.vote_info["id"]
-        for seat in players:
-            moves.append((seat, {"type": "vote", "vote": vid, "ballot": _pick(data, ["accept", "reject"])}))
-        moves.append((None, {"type": "overrule", "vote": vid, "outcome": _pick(data, ["accept", "reject"])}))
-    if players:
-        moves.append((_pick(data, players), {"type": "lookup", "text": _pick(data, ["寿司", "空\u200b手", "ねこ", "ABC"])}))
-    return moves
-
-
-def decrypto_moves(game, data) -> list[Move]:
-    """Decrypto: clues (fresh words, now and then a keyword in disguise), shared drafts, locks
-    (the right code about half the time, so both tokens come), next, and the tie-break's keyword
-    guesses and judging; the host leaves a reveal."""
-    from partyhost.games.decrypto import CODE_DECK, TEAMS, other
-
-    moves: list[Move] = []
-    rnd = game.round
-    if game.phase == "encrypt":
-        for team in game.encrypting:
-            if game.clues.get(team) is not None:
-                continue
-            seat = game.encryptors[team]
-            n = data.draw(st.integers(0, 10**6))
-            clues = [f"ひんと{n}", f"clue {n + 1}", f"絵{n + 2}"]
-            moves += [(seat, {"type": "clues", "round": rnd, "clues": clues, "final": True})] * 3
-            moves.append((seat, {"type": "clues", "round": rnd, "clues": clues, "final": False}))
-            keyword = game.keywords[team][0]
-            disguised = [invisible_laced(data, keyword, keep=True), clues[1], clues[2]]
-            moves.append((seat, {"type": "clues", "round": rnd, "clues": disguised, "final": True}))
-    if game.phase == "guess" and game.active:
-        team = game.active
-        for group, guess in game.guesses.items():
-            if guess["locked"]:
-                continue
-            members = [s for s in game.teams[guess["team"]] if group == "intercept" or s != game.encryptors.get(team)]
-            if not members:
-                continue
-            seat = _pick(data, members)
-            right = list(game.codes[team])
-            code = right if data.draw(st.booleans()) else list(_pick(data, CODE_DECK))
-            moves += [(seat, {"type": "lock", "round": rnd, "team": team, "code": code})] * 3
-            draft = [data.draw(st.integers(0, 4)) for _ in range(3)]
-            moves.append((seat, {"type": "draft", "round": rnd, "team": team, "code": draft,
-                                 "index": data.draw(st.integers(0, 2))}))
-    if game.phase == "reveal" and game.active:
-        nxt = {"type": "next", "round": rnd, "team": game.active}
-        moves += [(_pick(data, game.players), nxt)] * 2 + [(None, nxt)]
-    if game.phase == "keywords":
-        for team in TEAMS:
-            if not game.teams[team] or game.kw.get(team, {}).get("words") is not None:
-                continue
-            seat = _pick(data, game.teams[team])
-            right = list(game.keywords[other(team)])
-            words = [w if data.draw(st.booleans()) else _pick(data, ["", "ねこ", "\u200b"]) for w in right]
-            moves += [(seat, {"type": "kw_guess", "words": words, "final": True})] * 2
-            moves.append((seat, {"type": "kw_guess", "words": words, "final": False, "fields": [0, 2]}))
-    if game.phase == "judge":
-        for team in TEAMS:
-            if game.teams[team] and not game.judge.get(team, {}).get("done"):
-                seat = _pick(data, game.teams[team])
-                moves.append((seat, {"type": "accept", "number": data.draw(st.integers(1, 4)),
-                                     "accept": data.draw(st.booleans())}))
-                moves += [(seat, {"type": "judged"})] * 2
-    return moves
-
-
-def top_ten_moves(game, data) -> list[Move]:
-    """Top Ten: the captain chooses, answers (captain first, some written, some out loud, some
-    laced with invisible characters), closes, picks (lowest first most of the time), undoes and
-    confirms; the next captain draws; the host passes the captaincy or draws."""
-    moves: list[Move] = []
-    rnd = game.round
-    cap = game.captain
-    if game.phase == "choose" and cap in game.players:
-        moves += [(cap, {"type": "choose", "round": rnd, "theme": data.draw(st.integers(0, 3))})] * 3
-    if game.phase == "answer":
-        waiting = [s for s in game.answerers if s not in game.answers]
-        if cap in waiting:
-            waiting = [cap]
-        for seat in waiting:
-            text = _pick(data, ["", "ふつう", "すごく高い", invisible_laced(data, "ちょっと"), "", "とても",
-                                "a" * 61])
-            moves += [(seat, {"type": "answer", "round": rnd, "text": text})] * 2
-        moves.append((cap, {"type": "close_answers", "round": rnd}))
-    for seat, text in game.answers.items():
-        if text == "":
-            moves.append((seat, {"type": "answer", "round": rnd, "text": "かいた"}))
-    if game.phase == "order":
-        if game.pending is None:
-            left = [s for s in game.answerers if all(r["seat"] != s for r in game.reveals)]
-            if left:
-                lowest = min(left, key=lambda s: game.numbers.get(s, 99))
-                target = lowest if data.draw(st.integers(0, 2)) else _pick(data, left)
-                moves += [(cap, {"type": "pick", "round": rnd, "seat": target})] * 3
-        else:
-            moves += [(cap, {"type": "confirm", "round": rnd, "seat": game.pending})] * 3
-            moves.append((cap, {"type": "undo", "round": rnd}))
-    if game.phase == "round_over":
-        moves += [(game._after(cap), {"type": "next_round", "round": rnd})] * 3
-        moves.append((None, {"type": "next_round", "round": rnd}))
-    if game.phase in ("choose", "answer", "order") and data.draw(st.integers(0, 3)) == 0:
-        moves.append((None, {"type": "pass_captain", "round": rnd}))
-    return moves
-
-
-def diabolo_claim(game, data, seat: str) -> dict | None:
-    """A claim from face-up cards that are free: 3–5 of them spelt as they lie (jokers as
-    random letters), so the word is mostly unknown and goes to a table vote; or, now and
-    then, a word the list knows (it stands at once)."""
-    from partyhost.games.diabolo import best_assignment, possible_words
-
-    reserved = set(game.claim["ids"]) if game.claim and game.claim.get("status") == "vote" else set()
-    free = [i for i in game.table if i not in reserved]
-    if len(free) < 3:
-        return None
-    if data.draw(st.integers(0, 4)) == 0:
-        cards = [game.cards[i] for i in free]
-        words = possible_words(cards, game.lang, limit=1, scan=600)
-        plan = best_assignment(words[0], cards) if words else None
-        if plan:
-            return {"type": "claim", "round": game.round, "word": words[0],
-                    "cards": [{"id": c["id"], **({"as": c["as"]} if c["joker"] else {})} for c in plan]}
-    ids = data.draw(st.lists(st.sampled_from(free), min_size=3, max_size=min(5, len(free)), unique=True))
-    cards, word = [], ""
-    for i in ids:
-        card = game.cards[i]
-        if card["joker"]:
-            letters = "".join(data.draw(st.lists(st.sampled_from("AEINRST"), min_size=card["joker"],
-                                                 max_size=card["joker"])))
-            cards.append({"id": i, "as": letters})
-            word += letters
-        else:
-            cards.append({"id": i})
-            word += card["face"]
-    return {"type": "claim", "round": game.round, "word": word.lower() if data.draw(st.booleans()) else word,
-            "cards": cards}
-
-
-def diabolo_moves(game, data) -> list[Move]:
-    """Diabolo: the dealer turns (by hand, in bursts, or auto with a tempo), claims from free
-    face-up cards, ballots, picks after a rejected word, passes once the deck is out, the next
-    dealer deals; the host overrules, turns, deals and sets handicaps."""
-    moves: list[Move] = []
-    rnd = game.round
-    dealer = game.dealer
-    if game.phase == "turning":
-        if game.deck:
-            turn = {"type": "turn", "round": rnd, "turned": game.turned}
-            moves += [(dealer, turn)] * 3
-            moves += [(dealer, {"burst": data.draw(st.integers(2, MAX_BURST))})] * 2
-            moves.append((None, {"type": "turn", "turned": game.turned}))
-            moves.append((dealer, {"type": "auto", "round": rnd, "on": not game.auto_on}))
-            moves.append((dealer, {"type": "tempo", "seconds": data.draw(st.floats(1, 20))}))
-        else:
-            moves += [(s, {"type": "pass", "round": rnd}) for s in game.players if s not in game.passed] * 2
-        for seat in game.players:
-            claim = diabolo_claim(game, data, seat)
-            if claim:
-                moves += [(seat, claim)] * 2
-    if game.phase == "vote" and game.vote is not None:
-        for seat in game.vote["voters"]:
-            moves.append((seat, {"type": "vote", "ballot": _pick(data, ["accept", "reject", "reject"])}))
-        moves.append((None, {"type": "overrule", "outcome": _pick(data, ["accept", "reject"])}))
-    if game.phase == "picking" and game.picking is not None:
-        for seat in game.picking["pickers"]:
-            if seat not in game.picking["picked"] and game.table:
-                moves += [(seat, {"type": "pick", "round": rnd, "card": _pick(data, game.table)})] * 2
-    if game.phase == "scored":
-        nxt = game.dealers[game.round] if game.round < len(game.dealers) else _pick(data, game.players)
-        moves += [(nxt, {"type": "deal", "round": rnd + 1})] * 3
-        moves.append((None, {"type": "deal", "round": rnd + 1}))
-    if game.players:
-        moves.append((None, {"type": "handicap", "seat": _pick(data, game.players), "on": data.draw(st.booleans())}))
-    return moves
-
-
-def generic_moves(game, data, cls: type[Game], ctx: Context) -> list[Move]:
-    """Schema-valid actions for a game without a proposer: real types, valid values drawn near
-    the table's counters, from a random player."""
-    players = [s for s in getattr(game, "players", []) if isinstance(s, str)] or ctx.seats
-    moves: list[Move] = []
-    for kind, schema in cls.ACTIONS.items():
-        action, _ = object_for(data, schema, ctx, odd_percent=0, skip=frozenset({"type"}))
-        moves.append((_pick(data, players), {"type": kind, **action}))
-    for kind, schema in cls.HOST_ACTIONS.items():
-        action, _ = object_for(data, schema, ctx, odd_percent=0, skip=frozenset({"type"}))
-        moves.append((None, {"type": kind, **action}))
-    return moves
-
-
-PROPOSERS: dict[str, Proposer] = {
-    "the_mind": mind_moves,
-    "word_basket": basket_moves,
-    "decrypto": decrypto_moves,
-    "top_ten": top_ten_moves,
-    "diabolo": diabolo_moves,
-}
-"""Plausible-move proposers by game key; :func:`generic_moves` stands in for any other game."""
+def _get(value: Any, path: tuple) -> Any:
+    for step in path:
+        value = value[step]
+    return value
 
 
 def walk_numbers(value: Any):
