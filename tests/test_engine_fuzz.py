@@ -138,6 +138,7 @@ class FuzzTable:
         self.seen = {name: 0 for name in self.clients}
         self.names = 0
         self.turn = 0
+        self.tokens: dict[str, str] = {}
         self.start_game()
 
     # ----- who is who -------------------------------------------------------------------------
@@ -446,6 +447,33 @@ class FuzzTable:
             return [Msg(sender, name, (payload, data.draw(json_values)))]
         return [Msg(sender, name, payload)]
 
+    def reconnect(self) -> None:
+        """A seated phone drops (a locked screen, a Wi-Fi stall), maybe for a while (past the 60 s
+        a promoted host phone keeps its powers), and comes back with its token: it gets its seat
+        and a full state again. Now and then the outsider tries a token it never had."""
+        data = self.data
+        seated = [n for n, c in self.clients.items() if n != "tv" and c.seat]
+        if not seated or data.draw(st.integers(0, 4)) == 0:
+            stranger = self.rig.phone(token=data.draw(st.sampled_from(["x" * 32, "", "\u200b"])))
+            assert stranger.welcome["seat"] is None
+            stranger.disconnect()
+            return
+        name = data.draw(st.sampled_from(seated), label="drops")
+        self.check_events()
+        client = self.clients.pop(name)  # a socket that is gone receives nothing more
+        seat = client.seat
+        # a phone back from a drop is welcomed without its token (it keeps the one it had)
+        token = self.tokens[name] = client.token or self.tokens[name]
+        client.disconnect()
+        self.check_events()
+        if data.draw(st.booleans(), label="away a while?"):
+            self.tick(data.draw(st.sampled_from([2.0, 30.0, 61.0]), label="away"))
+        self.clients[name] = back = self.rig.phone(token=token)
+        self.seen[name] = 0
+        assert back.welcome["seat"] == seat and back.seat == seat, (name, back.welcome)
+        self.settle()
+        self.check_events()
+
     def join_or_lang(self) -> list[Msg]:
         """A latecomer (or a kicked phone) joins, mid-game too, with an odd name, or a phone
         changes its language."""
@@ -467,7 +495,7 @@ class FuzzTable:
 
 
 STEPS = ("plausible",) * 12 + ("mutated",) * 3 + ("near_miss",) * 2 + ("tick",) * 3 + (
-    "envelope", "host", "host", "random", "join")
+    "envelope", "host", "host", "random", "join", "reconnect")
 """Step kinds, weighted by repetition (Hypothesis shrinks towards the first). A plausible step
 is a run of up to :data:`PLAUSIBLE_RUN` moves, each read from the state the last one left."""
 PLAUSIBLE_RUN = 4
@@ -487,6 +515,9 @@ def fuzz_game(key: str, data) -> None:
             for _ in range(data.draw(st.integers(1, run), label="run")):
                 for msg in table.plausible():
                     table.send(msg)
+            continue
+        if kind == "reconnect":
+            table.reconnect()
             continue
         if kind == "tick":
             if data.draw(st.booleans(), label="to deadlines?"):
