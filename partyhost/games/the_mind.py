@@ -117,6 +117,7 @@ class TheMind(Game):
 
     KEY: ClassVar[str] = "the_mind"
     SCRIPT: ClassVar[str] = "js/mind.js"
+    STYLE: ClassVar[str] = "css/the_mind.css"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
     OPTIONS: ClassVar[dict] = {"type": "object", "properties": {}, "additionalProperties": False}

@@ -66,7 +66,7 @@
     return `<ul class="roster" data-testid="roster">${s.party.roster.map((r) => `
       <li class="${r.connected ? "" : "away"}">
         <span class="dot" style="background:${PH.colorOf(s, r.seat)}"></span>
-        <span class="who">${esc(r.name)}${s.me && r.seat === s.me.seat ? ` <em>(${esc(t("mind.you"))})</em>` : ""}</span>
+        <span class="who">${esc(r.name)}${s.me && r.seat === s.me.seat ? ` <em>(${esc(t("common.you"))})</em>` : ""}</span>
         ${r.host ? `<span class="tag">${esc(t("roster.host"))}</span>` : ""}
         ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
         ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}
