@@ -4,16 +4,12 @@
 
 (() => {
   const { t, esc } = PH;
-  let lastEventSeen = { phone: null, tv: null };
-  let inflight = null; /* the card a tap has sent and not yet been answered: no doubled plays */
   /* After a play the button shows the next card; a second tap of the same double-tap must not
-     play it. The button stays locked this long after each play (ms). */
+     play it. The button stays locked this long after each play (ms). (While a play is on its
+     way, the kit's guard holds the button of that card, redrawn or not.) */
   const PLAY_LOCK_MS = 700;
   /* kept in localStorage (wall clock), so a second tab on the same phone honours it too */
   const lockLeft = () => Number(PH.store.get("playLockUntil") || 0) - Date.now();
-
-  PH.on("result", () => { inflight = null; });
-  PH.on("conn", () => { inflight = null; }); /* an answer lost with the connection must not lock the card */
 
   function hearts(n, sym, empty, cls) {
     const icons = n > 0 ? Array.from({ length: n }, () => sym).join("") : `<i class="none">${empty}</i>`;
@@ -63,7 +59,7 @@
     const done = mine && p.agreed.includes(s.me.seat);
     return `<div class="proposal" data-testid="proposal">
       <p>${esc(t("mind.proposal", { name: PH.nameOf(s, p.by) }))}</p>
-      <p class="small">${esc(t("mind.agreed", { names: agreed }))} · <span data-deadline="${p.deadline}" data-testid="vote-countdown"></span></p>
+      <p class="small">${esc(t("mind.agreed", { names: agreed }))} · ${PH.countdown(p.deadline, { testid: "vote-countdown" })}</p>
       ${mine && !done ? `<div class="row"><button class="primary" data-vote="1" data-testid="agree">${esc(t("mind.agree"))}</button>
         <button data-vote="0" data-testid="decline">${esc(t("mind.decline"))}</button></div>` : ""}
     </div>`;
@@ -132,17 +128,14 @@
 
   /* Vibrate when something happens to this phone's holder. */
   function feel(g, s) {
-    const e = g.last_event;
-    if (!e || lastEventSeen.phone === e.n) return;
-    const first = lastEventSeen.phone === null;
-    lastEventSeen.phone = e.n;
-    if (first) return;
-    const me = s.me && s.me.seat;
-    if (e.kind === "mistake") PH.buzz((e.discarded || []).some((d) => d.seat === me) ? [300, 100, 300] : [200]);
-    else if (e.kind === "start") PH.buzz(60);
-    else if (e.kind === "shuriken_proposed") PH.buzz([80, 60, 80]);
-    else if (e.kind === "level_complete" || e.kind === "won") PH.buzz([50, 50, 50, 50, 150]);
-    else if (e.kind === "lost") PH.buzz([400]);
+    PH.react("the_mind.phone", s, g.last_event, (e) => {
+      const me = s.me && s.me.seat;
+      if (e.kind === "mistake") PH.buzz((e.discarded || []).some((d) => d.seat === me) ? [300, 100, 300] : [200]);
+      else if (e.kind === "start") PH.buzz(60);
+      else if (e.kind === "shuriken_proposed") PH.buzz([80, 60, 80]);
+      else if (e.kind === "level_complete" || e.kind === "won") PH.buzz([50, 50, 50, 50, 150]);
+      else if (e.kind === "lost") PH.buzz([400]);
+    });
   }
 
   function phone(root, s) {
@@ -169,7 +162,7 @@
       } else {
         const wait = lockLeft();
         if (wait > 0) setTimeout(PH.refresh, wait + 20);
-        const blocked = inflight === lowest || g.proposal || wait > 0 || !PH.connected;
+        const blocked = g.proposal || wait > 0 || !PH.connected;
         body = lowest != null
           ? `<p class="small">${esc(t("mind.your_lowest"))}</p>
              <button class="bigcard play ${wait > 0 ? "cooling" : ""}" data-testid="play" data-card="${lowest}" ${blocked ? "disabled" : ""}>${lowest}<small>${esc(t("mind.play"))}</small></button>
@@ -185,45 +178,39 @@
         <ul class="roster">${g.players.map((p) => `<li><span class="dot" style="background:${PH.colorOf(s, p.seat)}"></span>
           <span class="who">${esc(PH.nameOf(s, p.seat))}</span><span>${esc(t("mind.cards_left", { count: p.cards }))}</span></li>`).join("")}</ul>`;
     }
-    root.innerHTML = `<div class="mind phone">${status(g)}
+    PH.patch(root, `<div class="mind phone">${status(g)}
       ${ev ? `<p class="event ${g.last_event.kind}" data-testid="event">${esc(ev)}</p>` : ""}
       ${proposalBox(g, s, true)}${body}
-      ${(g.phase === "won" || g.phase === "lost") && g.chart ? chartStrip(g.chart, s) : ""}</div>`;
-    const play = root.querySelector("[data-testid=play]");
-    if (play) play.onclick = () => {
-      const card = Number(play.dataset.card);
-      if (inflight === card || lockLeft() > 0) return;
-      inflight = card;
-      PH.store.set("playLockUntil", String(Date.now() + PLAY_LOCK_MS));
-      play.disabled = true;
-      PH.act({ type: "play", level: g.level, card });
-    };
-    const ready = root.querySelector("[data-ready]");
-    if (ready) ready.onclick = () => PH.act({ type: "ready", level: g.level, ready: ready.dataset.ready === "1" });
-    const stop = root.querySelector("[data-stop]");
-    if (stop) stop.onclick = () => PH.act({ type: "stop", level: g.level });
-    const propose = root.querySelector("[data-propose]");
-    if (propose) propose.onclick = () => PH.act({ type: "propose_shuriken", level: g.level });
-    root.querySelectorAll("[data-vote]").forEach((b) => {
-      b.onclick = () => PH.act({ type: "vote_shuriken", proposal: g.proposal.id, agree: b.dataset.vote === "1" });
+      ${(g.phase === "won" || g.phase === "lost") && g.chart ? chartStrip(g.chart, s) : ""}</div>`, (el) => {
+      /* every send is guarded (a double tap sends once); a play also by its card, so the button
+         of a card on its way stays off even when another player's card redraws the screen */
+      const play = el.querySelector("[data-testid=play]");
+      if (play) PH.guard(play, () => {
+        if (lockLeft() > 0) return null;
+        PH.store.set("playLockUntil", String(Date.now() + PLAY_LOCK_MS));
+        return PH.act({ type: "play", level: g.level, card: Number(play.dataset.card) });
+      }, { key: "the_mind-play:" + play.dataset.card });
+      const ready = el.querySelector("[data-ready]");
+      PH.guard(ready, () => PH.act({ type: "ready", level: g.level, ready: ready.dataset.ready === "1" }), { key: "the_mind-ready" });
+      PH.guard(el.querySelector("[data-stop]"), () => PH.act({ type: "stop", level: g.level }), { key: "the_mind-stop" });
+      PH.guard(el.querySelector("[data-propose]"), () => PH.act({ type: "propose_shuriken", level: g.level }), { key: "the_mind-propose" });
+      PH.guard(el.querySelectorAll("[data-vote]"), (b) => PH.act({ type: "vote_shuriken", proposal: g.proposal.id, agree: b.dataset.vote === "1" }),
+        { key: "the_mind-vote:" + (g.proposal && g.proposal.id) });
     });
   }
 
-  function sound(g) {
-    const e = g.last_event;
-    if (!e || lastEventSeen.tv === e.n) return;
-    const first = lastEventSeen.tv === null;
-    lastEventSeen.tv = e.n;
-    if (first) return;
-    if (e.kind === "play") PH.beep(520 + (g.pile.length ? g.pile[g.pile.length - 1].card * 4 : 0), 120);
-    else if (e.kind === "mistake" || e.kind === "lost") PH.beep(110, 500, "sawtooth");
-    else if (e.kind === "level_complete" || e.kind === "won") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
-    else if (e.kind === "start") PH.beep(880, 90);
+  function sound(g, s) {
+    PH.react("the_mind.tv", s, g.last_event, (e) => {
+      if (e.kind === "play") PH.beep(520 + (g.pile.length ? g.pile[g.pile.length - 1].card * 4 : 0), 120);
+      else if (e.kind === "mistake" || e.kind === "lost") PH.beep(110, 500, "sawtooth");
+      else if (e.kind === "level_complete" || e.kind === "won") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+      else if (e.kind === "start") PH.beep(880, 90);
+    });
   }
 
   function tv(root, s, redraw) {
     const g = s.game;
-    sound(g);
+    if (!redraw) sound(g, s);
     const top = g.pile.length ? g.pile[g.pile.length - 1] : null;
     const showChart = g.chart && ((g.phase === "ready" && !g.pile.length && !g.discards.length) || g.phase === "won" || g.phase === "lost");
     const ev = eventText(g, s);
@@ -253,19 +240,19 @@
     const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("mind.ready_hint"))}</p>` : ""}
       ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
     /* exactly five rows: status, banner, centre (pile or chart), players, footer */
-    root.innerHTML = `<div class="mind tv phase-${g.phase}">
+    PH.patch(root, `<div class="mind tv phase-${g.phase}">
       ${status(g)}
       ${banner}
       ${center}
       <ul class="players">${players}</ul>
       <div class="footer">${footer}</div>
-    </div>`;
-    const svg = root.querySelector(".chart");
-    if (svg && !redraw) {
+    </div>`, (el) => {
+      const svg = el.querySelector(".chart");
+      if (!svg || redraw) return;
       const box = svg.getBoundingClientRect();
       const aspect = Math.min(6, Math.max(1.4, box.width / Math.max(1, box.height)));
       if (Math.abs(aspect - chartAspect) / chartAspect > 0.08) { chartAspect = aspect; tv(root, s, true); }
-    }
+    });
   }
 
   PH.games.the_mind = { phone, tv };
