@@ -1,8 +1,8 @@
 /* Decrypto: lobby (teams), phone and TV renderers of the views partyhost/games/decrypto.py
  * computes. Rules live on the server; this file only draws and sends taps.
- * Redraws never rebuild an element that holds typed text: each part of the page is replaced
- * only when its HTML changed, and the two text forms (clues, keyword guesses) are built once
- * per round and then only updated around the inputs. */
+ * Redraws never rebuild an element that holds typed text: each part of the page is drawn with the
+ * kit's patch (replaced only when its HTML changed), and the two text forms (clues, keyword
+ * guesses) are mounted once per round and then only updated around the inputs. */
 "use strict";
 
 (() => {
@@ -13,16 +13,6 @@
   const names = (s, seats) => seats.map((x) => name(s, x)).join(t("dc.sep.names"));
   const list = (items) => items.join(t("dc.sep.list"));
   const codeText = (code) => (code || []).map((d) => d || "?").join("-");
-
-  /* Replace an element's content only when the HTML differs (keeps focus, animations, typed text). */
-  const drawn = new WeakMap();
-  function setHtml(el, html) {
-    /* (a host of ours may have emptied the element meanwhile: then draw again) */
-    if (!el || (drawn.get(el) === html && (el.firstChild || !html))) return false;
-    drawn.set(el, html);
-    el.innerHTML = html;
-    return true;
-  }
 
   /* ---------------- lobby: teams, timer, keyword language ---------------- */
 
@@ -63,7 +53,11 @@
             ${["ja", "en"].map((l) => `<option value="${l}" ${opts.lang === l ? "selected" : ""}>${esc(t("dc.lang." + l))}</option>`).join("")}
           </select></label>
       </div></div>`;
-    if (!setHtml(root, html) || !s.host) return;
+    if (s.host) PH.patch(root, html, wireLobby);
+    else PH.patch(root, html);
+  }
+  /* The host's lobby controls: each change is made to the options as they are when it is made. */
+  function wireLobby(root) {
     const save = (change) => {
       const next = lobbyOptions(PH.last);
       change(next);
@@ -225,8 +219,7 @@
   }
 
   function timerHtml(g) {
-    return g.deadline != null
-      ? `<span class="dc-timer" data-deadline="${g.deadline}" data-label="dc.timer_left" data-testid="dc-timer"></span>` : "";
+    return PH.countdown(g.deadline, { label: "dc.timer_left", cls: "dc-timer", testid: "dc-timer" });
   }
 
   /* ---------------- phone ---------------- */
@@ -285,7 +278,7 @@
         <button type="button" class="primary big" data-send-clues="1" data-testid="send-clues">${esc(t("dc.send_clues"))}</button>
       </form>
       <p class="dc-rules small">${esc(t("dc.clue_rules"))}</p>
-      <div class="dc-enc-status"></div></div>`;
+      <div class="dc-enc-status" data-part="status"></div></div>`;
   }
 
   /* Enter moves to the next field (never submits); an IME's Enter that confirms a conversion
@@ -321,13 +314,11 @@
     // never a page-reloading form submit (an inline onsubmit would be blocked by the pages' CSP)
     const form = main.querySelector(".dc-clue-form");
     if (form) form.addEventListener("submit", (e) => e.preventDefault());
-    const send = main.querySelector("[data-send-clues]");
-    send.onclick = () => {
+    PH.guard(main.querySelector("[data-send-clues]"), () => {
       clearTimeout(clueSave);
       clueSave = null;
-      send.disabled = true;
-      PH.act({ type: "clues", round, clues: values(), final: true }).then((r) => { if (!r.ok) send.disabled = false; });
-    };
+      return PH.act({ type: "clues", round, clues: values(), final: true });
+    });
   }
 
   function kwFormHtml(s, g) {
@@ -339,7 +330,7 @@
       ${[0, 1, 2, 3].map((i) => `<label class="dc-field"><span class="num">${i + 1}</span>
         <input data-kw="${i}" data-testid="kw-${i}" maxlength="40" autocomplete="off" value="${esc(mine.draft[i] || "")}"></label>`).join("")}
       <button type="button" class="primary big" data-kw-lock="1" data-testid="kw-lock">${esc(t("dc.kw_lock"))}</button>
-      <p class="small dc-kw-by"></p></div>`;
+      <p class="small dc-kw-by" data-part="by"></p></div>`;
   }
 
   function wireKw(main) {
@@ -359,13 +350,11 @@
       }, 600);
     }));
     wireEnter(inputs);
-    const lock = main.querySelector("[data-kw-lock]");
-    lock.onclick = () => {
+    PH.guard(main.querySelector("[data-kw-lock]"), () => {
       clearTimeout(kwSave);
       kwSave = null;
-      lock.disabled = true;
-      PH.act({ type: "kw_guess", words: values(), final: true }).then((r) => { if (!r.ok) lock.disabled = false; });
-    };
+      return PH.act({ type: "kw_guess", words: values(), final: true });
+    });
   }
 
   function judgeHtml(s, g) {
@@ -384,29 +373,20 @@
     let key = "plain";
     if (playing && g.phase === "encrypt" && g.role === "encryptor" && g.my_clues && !g.my_clues.final) key = `enc-${s.party.serial}-${g.round}`;
     else if (playing && g.phase === "keywords" && g.my_kw && !g.my_kw.words) key = `kw-${s.party.serial}`;
-    if (main.dataset.key !== key) {
-      main.dataset.key = key;
-      drawn.delete(main);
-      if (key.startsWith("enc-")) {
-        main.innerHTML = encryptorFormHtml(g);
-        wireEncryptor(main, g.round);
-      } else if (key.startsWith("kw-")) {
-        main.innerHTML = kwFormHtml(s, g);
-        wireKw(main);
-      }
-    }
+    /* the two forms are mounted once per round (a language switch keeps what was typed) */
     if (key.startsWith("enc-")) {
-      const left = waitingText(s, g);
-      setHtml(main.querySelector(".dc-enc-status"), `${timerHtml(g)}<p class="small">${esc(left)}</p>`);
+      const form = PH.mount(main, key, encryptorFormHtml(g), () => wireEncryptor(main, g.round));
+      form.draw("status", `${timerHtml(g)}<p class="small">${esc(waitingText(s, g))}</p>`);
       return;
     }
     if (key.startsWith("kw-")) {
+      const form = PH.mount(main, key, kwFormHtml(s, g), () => wireKw(main));
       /* a teammate's typing arrives here: fill the fields nobody is typing in on this phone */
       main.querySelectorAll("[data-kw]").forEach((input) => {
         const v = g.my_kw.draft[Number(input.dataset.kw)] || "";
         if (document.activeElement !== input && !kwSave && input.value !== v) input.value = v;
       });
-      setHtml(main.querySelector(".dc-kw-by"), esc(waitingText(s, g)));
+      form.draw("by", esc(waitingText(s, g)));
       return;
     }
     let body = "";
@@ -439,14 +419,14 @@
     } else if (g.phase === "reveal") {
       body = `${revealHtml(s, g, false)}
         <button class="primary big" data-next="1" data-testid="next">${esc(t("dc.next"))}</button>
-        <p class="small"><span data-deadline="${g.reveal_deadline}" data-label="dc.next_in"></span></p>`;
+        <p class="small">${PH.countdown(g.reveal_deadline, { label: "dc.next_in" })}</p>`;
     } else if (g.phase === "keywords") {
       body = `<p class="dc-task">${esc(t("dc.kw_sent"))}</p><ol class="dc-clues">${(g.my_kw.words || []).map((w, i) => `<li><span class="n">${i + 1}</span><span class="c">${esc(w || "—")}</span></li>`).join("")}</ol>
         <p class="note" data-testid="waiting">${esc(wait)}</p>`;
     } else if (g.phase === "judge") {
       body = judgeHtml(s, g) + `<p class="note" data-testid="waiting">${esc(wait)}</p>`;
     }
-    setHtml(main, body);
+    PH.patch(main, body, wireMain);
   }
 
   /* The encryptor whose clues come next keeps them (and the code) in view, still secret. */
@@ -467,74 +447,64 @@
       .map((team) => sheetHtml(g, team, team === mine ? g.my_keywords : g.keywords && g.keywords[team], team === mine ? "mine" : "")).join("");
   }
 
-  function onPhoneClick(e) {
-    const s = PH.last;
-    const g = s && s.game;
-    if (!g || g.game !== "decrypto") return;
-    const b = e.target.closest("button");
-    if (!b || b.disabled) return;
-    if (b.dataset.pick != null && g.my_guess) {
-      const code = guessCode(g).slice();
-      const i = Number(b.dataset.pick), d = Number(b.dataset.digit);
-      for (let k = 0; k < 3; k++) if (k !== i && code[k] === d) code[k] = 0; /* a digit once: it moves */
-      code[i] = code[i] === d ? 0 : d;
-      pending = { key: `${g.round}-${g.active}`, code, at: Date.now() };
-      /* index: the server changes only this row, so a teammate's tap in flight is kept */
-      PH.act({ type: "draft", round: g.round, team: g.active, code, index: i });
-      PH.refresh();
-      setTimeout(PH.refresh, PENDING_MS + 50);
-    } else if (b.dataset.lock) {
-      b.disabled = true;
-      PH.act({ type: "lock", round: g.round, team: g.active, code: guessCode(g) }).then((r) => { if (!r.ok) b.disabled = false; });
-    } else if (b.dataset.next) {
-      b.disabled = true;
-      PH.act({ type: "next", round: g.round, team: g.active });
-    } else if (b.dataset.accept) {
-      PH.act({ type: "accept", number: Number(b.dataset.accept), accept: b.dataset.value === "1" });
-    } else if (b.dataset.judged) {
-      b.disabled = true;
-      PH.act({ type: "judged" }).then((r) => { if (!r.ok) b.disabled = false; });
-    }
+  /* The buttons of the phone's main part, each time it is drawn. The game is read when a button is
+     tapped (PH.last), not when it was drawn. */
+  function wireMain(main) {
+    const now = () => PH.last.game;
+    main.querySelectorAll("[data-pick]").forEach((b) => {
+      /* digits are not guarded: fast taps build on each other (see guessCode) */
+      b.onclick = () => {
+        const g = now();
+        if (!g.my_guess) return;
+        const code = guessCode(g).slice();
+        const i = Number(b.dataset.pick), d = Number(b.dataset.digit);
+        for (let k = 0; k < 3; k++) if (k !== i && code[k] === d) code[k] = 0; /* a digit once: it moves */
+        code[i] = code[i] === d ? 0 : d;
+        pending = { key: `${g.round}-${g.active}`, code, at: Date.now() };
+        /* index: the server changes only this row, so a teammate's tap in flight is kept */
+        PH.act({ type: "draft", round: g.round, team: g.active, code, index: i });
+        PH.refresh();
+        setTimeout(PH.refresh, PENDING_MS + 50);
+      };
+    });
+    PH.guard(main.querySelector("[data-lock]"), () => {
+      const g = now();
+      return PH.act({ type: "lock", round: g.round, team: g.active, code: guessCode(g) });
+    }, { key: "decrypto-lock" });
+    PH.guard(main.querySelector("[data-next]"), () => PH.act({ type: "next", round: now().round, team: now().active }), { key: "decrypto-next" });
+    main.querySelectorAll("[data-accept]").forEach((b) => {
+      PH.guard(b, () => PH.act({ type: "accept", number: Number(b.dataset.accept), accept: b.dataset.value === "1" }), { key: "decrypto-accept:" + b.dataset.accept });
+    });
+    PH.guard(main.querySelector("[data-judged]"), () => PH.act({ type: "judged" }), { key: "decrypto-judged" });
   }
 
-  let lastPhoneEvent = null;
-  function feel(g) {
-    const e = g.event;
-    if (!e || lastPhoneEvent === e.n) return;
-    const first = lastPhoneEvent === null;
-    lastPhoneEvent = e.n;
-    if (first) return;
-    if (e.kind === "round" && g.role === "encryptor") PH.buzz([80, 60, 80]);
-    else if (e.kind === "clues_up" && (g.role === "decoder" || g.role === "interceptor")) PH.buzz(60);
-    else if (e.kind === "over") PH.buzz([50, 50, 50, 50, 150]);
+  function feel(g, s) {
+    PH.react("decrypto.phone", s, g.event, (e) => {
+      if (e.kind === "round" && g.role === "encryptor") PH.buzz([80, 60, 80]);
+      else if (e.kind === "clues_up" && (g.role === "decoder" || g.role === "interceptor")) PH.buzz(60);
+      else if (e.kind === "over") PH.buzz([50, 50, 50, 50, 150]);
+    });
   }
 
   function phone(root, s) {
     const g = s.game;
-    if (!root.querySelector(".dc.phone")) {
-      root.innerHTML = `<div class="dc phone"><div class="dc-head"></div><div class="dc-main"></div><div class="dc-sheets"></div></div>`;
-      root.querySelector(".dc.phone").addEventListener("click", onPhoneClick);
-    }
-    feel(g);
+    const sc = PH.mount(root, "decrypto-phone", `<div class="dc phone"><div class="dc-head" data-part="head"></div><div class="dc-main" data-part="main"></div><div class="dc-sheets" data-part="sheets"></div></div>`);
+    feel(g, s);
     const badge = g.team ? `<p class="dc-me team-${g.team}" data-testid="my-team">${esc(g.variant === "three" && !g.encrypting.includes(g.team) ? t("dc.you_are_interceptor", { team: teamName(g.team) }) : t("dc.you_are", { team: teamName(g.team) }))}${
       g.role === "encryptor" && g.phase !== "over" ? ` · <b>${esc(t("dc.role.encryptor"))}</b>` : ""}</p>` : "";
-    setHtml(root.querySelector(".dc-head"), statusHtml(s, g, g.team) + badge);
-    phoneMain(root.querySelector(".dc-main"), s, g);
-    setHtml(root.querySelector(".dc-sheets"), phoneSheets(s, g));
+    sc.draw("head", statusHtml(s, g, g.team) + badge);
+    phoneMain(sc.part("main"), s, g);
+    sc.draw("sheets", phoneSheets(s, g));
   }
 
   /* ---------------- TV ---------------- */
 
-  let lastTvEvent = null;
-  function sound(g) {
-    const e = g.event;
-    if (!e || lastTvEvent === e.n) return;
-    const first = lastTvEvent === null;
-    lastTvEvent = e.n;
-    if (first) return;
-    if (e.kind === "clues_up") PH.beep(660, 120);
-    else if (e.kind === "reveal") { PH.beep(440, 120); setTimeout(() => PH.beep(550, 120), 500); setTimeout(() => PH.beep(660, 200), 1000); }
-    else if (e.kind === "over") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+  function sound(g, s) {
+    PH.react("decrypto.tv", s, g.event, (e) => {
+      if (e.kind === "clues_up") PH.beep(660, 120);
+      else if (e.kind === "reveal") { PH.beep(440, 120); setTimeout(() => PH.beep(550, 120), 500); setTimeout(() => PH.beep(660, 200), 1000); }
+      else if (e.kind === "over") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+    });
   }
 
   function tvStage(s, g) {
@@ -560,7 +530,7 @@
     if (g.phase === "reveal") {
       return `<div class="dc-stage-reveal">${revealHtml(s, g, true)}
         <div class="dc-next-row">${s.host ? `<button class="primary" data-tv-next="1" data-testid="tv-next">${esc(t("dc.next"))}</button>` : ""}
-        <span class="small" data-deadline="${g.reveal_deadline}" data-label="dc.next_in"></span></div></div>`;
+        ${PH.countdown(g.reveal_deadline, { label: "dc.next_in", cls: "small" })}</div></div>`;
     }
     const answers = g.tie && g.tie.guesses ? `<div class="dc-kws">${TEAMS.map((team) => `
       <div class="dc-kwlist team-${team}"><h4>${esc(t("dc.tv.answers", { team: teamName(team) }))}</h4>
@@ -585,27 +555,25 @@
 
   function tv(root, s) {
     const g = s.game;
-    sound(g);
-    if (!root.querySelector(".dc.tv")) {
-      root.innerHTML = `<div class="dc tv"><div class="dc-head"></div><div class="dc-stage"></div><div class="dc-sheets"></div></div>`;
-      root.querySelector(".dc.tv").addEventListener("click", (e) => {
-        const b = e.target.closest("[data-tv-next]");
-        const cur = PH.last && PH.last.game;
-        if (!b || !cur || cur.phase !== "reveal") return;
-        b.disabled = true;
-        PH.hostAct("next", { round: cur.round, team: cur.active });
-      });
-    }
-    const box = root.querySelector(".dc.tv");
-    box.className = `dc tv phase-${g.phase} variant-${g.variant}`;
-    setHtml(root.querySelector(".dc-head"), statusHtml(s, g, null));
-    setHtml(root.querySelector(".dc-stage"), tvStage(s, g));
-    setHtml(root.querySelector(".dc-sheets"), g.encrypting.map((team) => sheetHtml(g, team, g.keywords && g.keywords[team], "")).join(""));
-    const sheets = root.querySelector(".dc.tv .dc-sheets");
+    sound(g, s);
+    const sc = PH.mount(root, "decrypto-tv", `<div class="dc tv"><div class="dc-head" data-part="head"></div><div class="dc-stage" data-part="stage"></div><div class="dc-sheets" data-part="sheets"></div></div>`);
+    sc.el.className = `dc tv phase-${g.phase} variant-${g.variant}`;
+    sc.draw("head", statusHtml(s, g, null));
+    sc.draw("stage", tvStage(s, g), (el) => {
+      const next = el.querySelector("[data-tv-next]");
+      PH.guard(next, () => {
+        const cur = PH.last.game;
+        return cur.phase === "reveal" ? PH.hostAct("next", { round: cur.round, team: cur.active }) : null;
+      }, { key: "decrypto-tv-next" });
+    });
+    sc.draw("sheets", g.encrypting.map((team) => sheetHtml(g, team, g.keywords && g.keywords[team], "")).join(""));
+    /* the sizes follow what is drawn now, and the room the other parts leave */
+    const sheets = sc.part("sheets");
     fitText(sheets, sheets, 8);
-    const stage = root.querySelector(".dc.tv .dc-stage");
+    const stage = sc.part("stage");
     fitText(stage, stage.firstElementChild, 9);
   }
+
 
   PH.games.decrypto = { phone, tv, lobby };
 })();
