@@ -10,15 +10,6 @@
   /* A peeked number hides again by itself after this long (ms). */
   const PEEK_MS = 5000;
 
-  let busy = false; /* a tap sent and not yet answered: no doubled sends */
-  PH.on("result", () => { busy = false; });
-  PH.on("conn", () => { busy = false; });
-  function send(action) {
-    if (busy) return Promise.resolve({ ok: false });
-    busy = true;
-    return PH.act(action).then((r) => { busy = false; return r; });
-  }
-
   // --- drawings --------------------------------------------------------------------------------
 
   /* A unicorn token: a pale face with a golden horn, closed eyes and pink cheeks. */
@@ -219,7 +210,7 @@
       </li>`;
     }).join("");
 
-    root.innerHTML = `<div class="tt tv phase-${d.phase}" data-testid="tt-tv" data-lang="${esc(PH.lang)}">
+    PH.patch(root, `<div class="tt tv phase-${d.phase}" data-testid="tt-tv" data-lang="${esc(PH.lang)}">
       <header class="tt-head">
         <span class="tt-round" data-testid="tt-round">${esc(t("tt.round_of", { round: g.round, rounds: g.rounds }))}</span>
         <span class="tt-captain" data-testid="tt-captain">${CROWN}${esc(t("tt.captain_is", { name: capName }))}</span>
@@ -229,29 +220,28 @@
       ${d.phase === "order" || d.phase === "round_over" || (d.phase === "over" && g.reveals.length && !g.history.length) ? tilesHtml(s, g, d, answerers) : ""}
       <ul class="tt-players n${g.players.length}">${players}</ul>
       <p class="tt-note" data-testid="tt-note">${note}${hostNext}</p>
-    </div>`;
-    /* The answers take the lines the screen has room for: when the theme (a long title on two
-       lines) no longer fits above them, they keep to four lines, then two, and then the title
-       gets smaller. */
-    const middle = root.querySelector(".tt-centre");
-    const ttv = root.querySelector(".tt.tv");
-    let step = "";
-    for (const next of ["mid", "tight", "tighter"]) {
-      if (middle.scrollHeight <= middle.clientHeight + 1) break;
-      if (step) ttv.classList.remove(step);
-      ttv.classList.add((step = next));
-    }
-    const hn = root.querySelector("[data-tt-host-next]");
-    if (hn) hn.onclick = () => { hn.disabled = true; PH.hostAct("next_round", { round: g.round }).then((r) => { if (!r.ok) hn.disabled = false; }); };
-    const pass = root.querySelector("[data-tt-pass]");
-    if (pass) pass.onclick = () => { pass.disabled = true; PH.hostAct("pass_captain", { round: g.round }).then((r) => { if (!r.ok) pass.disabled = false; }); };
+    </div>`, (el) => {
+      /* The answers take the lines the screen has room for: when the theme (a long title on two
+         lines) no longer fits above them, they keep to four lines, then two, and then the title
+         gets smaller. */
+      const middle = el.querySelector(".tt-centre");
+      const ttv = el.querySelector(".tt.tv");
+      let step = "";
+      for (const next of ["mid", "tight", "tighter"]) {
+        if (middle.scrollHeight <= middle.clientHeight + 1) break;
+        if (step) ttv.classList.remove(step);
+        ttv.classList.add((step = next));
+      }
+      PH.guard(el.querySelector("[data-tt-host-next]"), () => PH.hostAct("next_round", { round: g.round }), { key: "top_ten-host-next" });
+      PH.guard(el.querySelector("[data-tt-pass]"), () => PH.hostAct("pass_captain", { round: g.round }), { key: "top_ten-pass" });
+    });
   }
 
   // --- phone -----------------------------------------------------------------------------------
 
   const peek = { key: null, open: false, timer: null };
   let choice = { key: null, index: null };
-  let form = null; /* {key, el}: the answer form survives redraws (typed text, IME, focus) */
+  let composing = false; /* an IME conversion in the answer field */
 
   function peekHtml(g) {
     if (g.number == null) return "";
@@ -262,43 +252,39 @@
     </button>`;
   }
 
-  function answerForm(s, g, me, mode) {
-    const key = `${s.party.serial}:${g.round}:${mode}`;
-    if (!form || form.key !== key) {
-      const el = document.createElement("form");
-      el.className = "tt-answer";
-      el.dataset.testid = "answer-form";
-      el.autocomplete = "off";
-      el.innerHTML = `<p class="small tt-form-note"></p>
+  /* The answer form, mounted into its slot once per round and mode ("new": answer now; "write":
+     write down an answer said out loud), so what is typed (and an IME conversion) survives every
+     state; a language switch redraws it, keeping the text. */
+  function answerForm(slot, s, g, me, mode) {
+    const gesture = g.theme && g.theme.mode === "gesture";
+    const form = PH.mount(slot, `top_ten-answer:${s.party.serial}:${g.round}:${mode}`, `<div class="tt-form">
+      ${mode === "write" ? `<p class="tt-mine small">${esc(t("tt.you_answered"))}: ${esc(t(gesture ? "tt.said_gesture" : "tt.said_out_loud"))}</p>` : ""}
+      <form class="tt-answer" data-testid="answer-form" autocomplete="off">
+        <p class="small tt-form-note"></p>
         <input data-testid="answer-input" maxlength="60" enterkeyhint="send" autocomplete="off"
                placeholder="${esc(t("tt.answer_placeholder"))}">
         <div class="row"><button type="submit" class="primary" data-testid="answer-send">${esc(t(mode === "write" ? "tt.write_it" : "tt.send"))}</button>
-        ${mode === "new" ? `<button type="button" data-testid="out-loud">${esc(t(g.theme && g.theme.mode === "gesture" ? "tt.did_gesture" : "tt.out_loud"))}</button>` : ""}</div>`;
+        ${mode === "new" ? `<button type="button" data-testid="out-loud">${esc(t(gesture ? "tt.did_gesture" : "tt.out_loud"))}</button>` : ""}</div>
+      </form></div>`, (el) => {
       const input = el.querySelector("input");
-      let composing = false;
+      composing = false;
       input.addEventListener("compositionstart", () => { composing = true; });
       input.addEventListener("compositionend", () => { composing = false; });
-      input.addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.isComposing || e.keyCode === 229)) e.preventDefault(); });
-      const submit = (text) => {
-        const round = PH.last.game.round;
-        send({ type: "answer", round, text }).then((r) => { if (r.ok) { form = null; PH.refresh(); } });
-      };
-      el.addEventListener("submit", (e) => {
-        e.preventDefault();
-        if (composing) return; /* an IME's Enter confirms a conversion; it must not submit */
-        const text = input.value.trim();
-        if (mode === "write" && !text) return;
-        submit(text);
+      /* an IME's Enter confirms a conversion: it must not submit */
+      input.addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.isComposing || e.keyCode === 229 || composing)) e.preventDefault(); });
+      /* Enter in the field clicks the send button; the guard sends (one answer, not two) */
+      el.querySelector("form").addEventListener("submit", (e) => e.preventDefault());
+      PH.guard(el.querySelectorAll("button"), (b) => {
+        if (composing) return null;
+        const text = b.dataset.testid === "out-loud" ? "" : input.value.trim();
+        if (mode === "write" && !text) return null;
+        return PH.act({ type: "answer", round: PH.last.game.round, text });
       });
-      const loud = el.querySelector("[data-testid=out-loud]");
-      if (loud) loud.onclick = () => submit("");
-      form = { key, el };
-    }
+    });
     const waitCaptain = mode === "new" && g.captain !== me && g.players.some((p) => p.seat === g.captain && p.answerer && !p.answered);
     form.el.querySelector(".tt-form-note").textContent = waitCaptain ? t("tt.captain_first_note") : t("tt.answer_rule");
     form.el.querySelectorAll("button").forEach((b) => { b.disabled = waitCaptain; });
-    form.el.classList.toggle("waiting", waitCaptain);
-    return form.el;
+    form.el.querySelector("form").classList.toggle("waiting", waitCaptain);
   }
 
   function phoneMain(s, g, d, me, mine) {
@@ -357,76 +343,41 @@
     const d = track(s, g, "phone");
     const me = s.me && s.me.playing ? s.me.seat : null;
     const mine = me ? g.players.find((p) => p.seat === me) : null;
-    if (!root.querySelector(".tt.phone")) {
-      root.innerHTML = `<div class="tt phone"><div class="tt-top"></div><div class="tt-peek-slot"></div>
-        <div class="tt-form-slot"></div><div class="tt-main"></div></div>`;
-      form = null;
-    }
-    const top = root.querySelector(".tt-top");
+    const sc = PH.mount(root, "top_ten-phone", `<div class="tt phone"><div class="tt-top" data-part="top"></div><div class="tt-peek-slot" data-part="peek"></div>
+        <div class="tt-form-slot" data-part="form"></div><div class="tt-main" data-part="main"></div></div>`);
     const isCap = g.captain === me;
-    const ttRoot = root.querySelector(".tt.phone");
-    ttRoot.dataset.lang = PH.lang;
-    ttRoot.classList.toggle("ordering", isCap && d.phase === "order");
-    ttRoot.classList.toggle("compact", d.phase === "order" || d.phase === "round_over");
-    top.innerHTML = `<div class="tt-status"><span data-testid="tt-round">${esc(t("tt.round_of", { round: g.round, rounds: g.rounds }))}</span>
+    sc.el.dataset.lang = PH.lang;
+    sc.el.classList.toggle("ordering", isCap && d.phase === "order");
+    sc.el.classList.toggle("compact", d.phase === "order" || d.phase === "round_over");
+    sc.draw("top", `<div class="tt-status"><span data-testid="tt-round">${esc(t("tt.round_of", { round: g.round, rounds: g.rounds }))}</span>
         ${tokensHtml(d.unicorns, d.poops, d.flip)}</div>
       ${d.phase === "over" ? "" : `<p class="tt-cap ${isCap ? "me" : ""}" data-testid="tt-captain">${CROWN}${esc(isCap ? t("tt.you_captain") : t("tt.captain_is", { name: nameOf(s, g.captain) }))}</p>`}
-      ${d.phase !== "choose" && d.phase !== "over" ? themeHtml(g.theme, false) : ""}`;
+      ${d.phase !== "choose" && d.phase !== "over" ? themeHtml(g.theme, false) : ""}`);
 
     /* own number: hidden until tapped, hides again */
-    const peekSlot = root.querySelector(".tt-peek-slot");
     const pkey = `${s.party.serial}:${g.round}:${g.number}`;
     if (peek.key !== pkey) { peek.key = pkey; peek.open = false; clearTimeout(peek.timer); }
     const showPeek = me && d.phase !== "choose" && d.phase !== "over";
-    peekSlot.innerHTML = showPeek ? (g.number != null ? peekHtml(g)
-      : mine && !mine.answerer && isCap ? `<p class="note" data-testid="no-number">${esc(t("tt.no_number"))}</p>` : "") : "";
-    const pk = peekSlot.querySelector("[data-testid=peek]");
-    if (pk) pk.onclick = () => {
-      peek.open = !peek.open;
-      clearTimeout(peek.timer);
-      if (peek.open) peek.timer = setTimeout(() => { peek.open = false; PH.refresh(); }, PEEK_MS);
-      PH.refresh();
-    };
+    sc.draw("peek", showPeek ? (g.number != null ? peekHtml(g)
+      : mine && !mine.answerer && isCap ? `<p class="note" data-testid="no-number">${esc(t("tt.no_number"))}</p>` : "") : "", (el) => {
+      const pk = el.querySelector("[data-testid=peek]");
+      if (pk) pk.onclick = () => {
+        peek.open = !peek.open;
+        clearTimeout(peek.timer);
+        if (peek.open) peek.timer = setTimeout(() => { peek.open = false; PH.refresh(); }, PEEK_MS);
+        PH.refresh();
+      };
+    });
 
     /* the answer form: a new answer while answering, or writing down one said out loud */
-    const slot = root.querySelector(".tt-form-slot");
     let mode = null;
     if (mine && mine.answerer && !mine.answered && g.phase === "answer") mode = "new";
     else if (mine && mine.answerer && mine.answered && mine.answer === "" && ["answer", "order", "round_over"].includes(g.phase)) mode = "write";
-    if (mode) {
-      const el = answerForm(s, g, me, mode);
-      if (el.parentNode !== slot) { slot.innerHTML = ""; slot.appendChild(el); } /* never move a form being typed in */
-      if (mode === "write" && !slot.querySelector(".tt-mine")) {
-        const p = document.createElement("p"); p.className = "tt-mine small";
-        p.textContent = `${t("tt.you_answered")}: ${t(g.theme && g.theme.mode === "gesture" ? "tt.said_gesture" : "tt.said_out_loud")}`;
-        slot.insertBefore(p, el);
-      }
-    } else {
-      form = null;
-      slot.innerHTML = mine && mine.answered && mine.answer && d.phase !== "over"
-        ? `<p class="tt-mine" data-testid="my-answer">${esc(t("tt.you_answered"))}: <q>${esc(mine.answer)}</q></p>` : "";
+    if (mode) answerForm(sc.part("form"), s, g, me, mode);
+    else {
+      sc.draw("form", mine && mine.answered && mine.answer && d.phase !== "over"
+        ? `<p class="tt-mine" data-testid="my-answer">${esc(t("tt.you_answered"))}: <q>${esc(mine.answer)}</q></p>` : "");
     }
-
-    const main = root.querySelector(".tt-main");
-    main.innerHTML = me ? phoneMain(s, g, d, me, mine)
-      : `${d.phase === "over" ? ratingHtml(g, "tt-phone-result") : tilesHtml(s, g, d, g.players.filter((p) => p.answerer).length)}`;
-
-    main.querySelectorAll("[data-choice]").forEach((b) => {
-      b.onclick = () => { choice.index = Number(b.dataset.choice); PH.refresh(); };
-    });
-    const choose = main.querySelector("[data-testid=choose]");
-    if (choose) choose.onclick = () => { if (choice.index != null) send({ type: "choose", round: g.round, theme: choice.index }); };
-    const close = main.querySelector("[data-testid=close-answers]");
-    if (close) close.onclick = () => send({ type: "close_answers", round: g.round });
-    main.querySelectorAll("[data-pick]").forEach((b) => {
-      b.onclick = () => { b.disabled = true; send({ type: "pick", round: g.round, seat: b.dataset.pick }); };
-    });
-    const confirmBtn = main.querySelector("[data-testid=confirm]");
-    if (confirmBtn) confirmBtn.onclick = () => { confirmBtn.disabled = true; send({ type: "confirm", round: g.round, seat: confirmBtn.dataset.seat }); };
-    const undo = main.querySelector("[data-testid=undo]");
-    if (undo) undo.onclick = () => send({ type: "undo", round: g.round });
-    const next = main.querySelector("[data-testid=next-round]");
-    if (next) next.onclick = () => { next.disabled = true; send({ type: "next_round", round: g.round }); };
 
     /* a host phone (the host may play across the room from the TV) has the TV's moves for a
        captain whose phone is away: draw the next card, or hand the round to the next seat */
@@ -438,12 +389,26 @@
       hostMove = `<p class="small">${esc(t("tt.captain_away", { name: nameOf(s, g.captain) }))}</p>
         <button class="small" data-tt-host="pass_captain" data-testid="tt-pass-captain">${esc(t("tt.pass_captain", { name: nameOf(s, g.next_captain) }))}</button>`;
     }
-    if (hostMove) {
-      main.insertAdjacentHTML("beforeend", `<div class="tt-host-move" data-testid="tt-host-move">${hostMove}</div>`);
-      const b = main.querySelector("[data-tt-host]");
-      b.onclick = () => { b.disabled = true; PH.hostAct(b.dataset.ttHost, { round: g.round }).then((r) => { if (!r.ok) b.disabled = false; }); };
-    }
+    const main = me ? phoneMain(s, g, d, me, mine)
+      : `${d.phase === "over" ? ratingHtml(g, "tt-phone-result") : tilesHtml(s, g, d, g.players.filter((p) => p.answerer).length)}`;
+    sc.draw("main", main + (hostMove ? `<div class="tt-host-move" data-testid="tt-host-move">${hostMove}</div>` : ""), (el) => {
+      /* the round is read when a button is tapped, not when it was drawn; every send is guarded */
+      const round = () => PH.last.game.round;
+      el.querySelectorAll("[data-choice]").forEach((b) => {
+        b.onclick = () => { choice.index = Number(b.dataset.choice); PH.refresh(); };
+      });
+      PH.guard(el.querySelector("[data-testid=choose]"), () => (choice.index != null ? PH.act({ type: "choose", round: round(), theme: choice.index }) : null), { key: "top_ten-choose" });
+      PH.guard(el.querySelector("[data-testid=close-answers]"), () => PH.act({ type: "close_answers", round: round() }), { key: "top_ten-close" });
+      PH.guard(el.querySelectorAll("[data-pick]"), (b) => PH.act({ type: "pick", round: round(), seat: b.dataset.pick }), { key: "top_ten-pick" });
+      const confirmBtn = el.querySelector("[data-testid=confirm]");
+      PH.guard(confirmBtn, () => PH.act({ type: "confirm", round: round(), seat: confirmBtn.dataset.seat }), { key: "top_ten-confirm" });
+      PH.guard(el.querySelector("[data-testid=undo]"), () => PH.act({ type: "undo", round: round() }), { key: "top_ten-undo" });
+      PH.guard(el.querySelector("[data-testid=next-round]"), () => PH.act({ type: "next_round", round: round() }), { key: "top_ten-next" });
+      const hb = el.querySelector("[data-tt-host]");
+      PH.guard(hb, () => PH.hostAct(hb.dataset.ttHost, { round: round() }), { key: "top_ten-host-move" });
+    });
   }
+
 
   // --- lobby options ---------------------------------------------------------------------------
 
@@ -452,20 +417,19 @@
     const roster = s.party.roster;
     const capName = o.first_captain === "random" ? t("tt.opt.random") : PH.nameOf(s, o.first_captain);
     if (!s.host) {
-      root.innerHTML = `<p class="tt-opts-line small" data-testid="tt-options">${esc(t("tt.opt.first_captain"))}: ${esc(capName)} ·
-        ${esc(t("tt.opt.rounds." + o.rounds))} · ${esc(t("tt.opt.themes"))}: ${esc(t("tt.opt.lang." + o.themes))}</p>`;
+      PH.patch(root, `<p class="tt-opts-line small" data-testid="tt-options">${esc(t("tt.opt.first_captain"))}: ${esc(capName)} ·
+        ${esc(t("tt.opt.rounds." + o.rounds))} · ${esc(t("tt.opt.themes"))}: ${esc(t("tt.opt.lang." + o.themes))}</p>`);
       return;
     }
-    /* drawn again when the page's language changes (not while a select is open) */
-    const built = root.querySelector(".tt-opts");
-    if (!built || (built.dataset.lang !== PH.lang && !built.contains(document.activeElement))) {
-      root.innerHTML = `<div class="tt-opts" data-testid="tt-options" data-lang="${esc(PH.lang)}">
+    /* the controls are built once (again when the page's language changes); their values follow
+       the options below, except the select being used */
+    PH.mount(root, "top_ten-options", `<div class="tt-opts" data-testid="tt-options" data-lang="${esc(PH.lang)}">
         <label title="${esc(t("tt.opt.first_hint"))}">${esc(t("tt.opt.first_captain"))} <select data-opt="first_captain" data-testid="opt-first-captain"></select></label>
         <label>${esc(t("tt.opt.rounds"))} <select data-opt="rounds" data-testid="opt-rounds">
           <option value="five">${esc(t("tt.opt.rounds.five"))}</option><option value="players">${esc(t("tt.opt.rounds.players"))}</option></select></label>
         <label>${esc(t("tt.opt.themes"))} <select data-opt="themes" data-testid="opt-themes">
           <option value="ja">${esc(t("tt.opt.lang.ja"))}</option><option value="en">${esc(t("tt.opt.lang.en"))}</option></select></label>
-      </div>`;
+      </div>`, () => {
       root.querySelectorAll("select[data-opt]").forEach((sel) => {
         sel.onchange = () => {
           const next = {};
@@ -473,7 +437,7 @@
           PH.setOptions(next);
         };
       });
-    }
+    });
     const cap = root.querySelector("[data-opt=first_captain]");
     const want = [["random", t("tt.opt.random")], ...roster.map((r) => [r.seat, r.name])];
     if (o.first_captain !== "random" && !roster.some((r) => r.seat === o.first_captain)) want.push([o.first_captain, capName]);
