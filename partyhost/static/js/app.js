@@ -142,6 +142,7 @@ const PH = (() => {
   function draw(s) {
     fire("state", s);
     holdFlights();
+    carried = [];
   }
 
   let toastTimer = null;
@@ -296,9 +297,13 @@ const PH = (() => {
   const FIELDS = "input, textarea, select";
   const fieldName = (f) => f.getAttribute("name") || f.id || f.getAttribute("data-testid") || "";
 
+  /* Typed fields that a language switch's rebuild took away with the part they were in: the field
+     of the same name drawn next, in this same drawing, gets them back (a form mounted in a part). */
+  let carried = [];
+
   /* Replace el's content with html. What the person typed into a field, and the field they were
      in (with the caret), is carried over to the field of the same name (name, id or data-testid)
-     in the new content. */
+     in the new content. Returns what found no field there. */
   function replaceKeeping(el, html) {
     const active = document.activeElement;
     const kept = [];
@@ -313,17 +318,22 @@ const PH = (() => {
       kept.push({ name, typed, check, value: f.value, checked: f.checked, focused: f === active, start, end });
     });
     el.innerHTML = html;
-    if (!kept.length) return;
+    return restore(el, kept);
+  }
+  /* Put kept fields back into the fields of the same name in el; returns those not found. */
+  function restore(el, kept) {
+    if (!kept.length) return kept;
     const fresh = [...el.querySelectorAll(FIELDS)];
-    for (const k of kept) {
+    return kept.filter((k) => {
       const f = fresh.find((x) => fieldName(x) === k.name);
-      if (!f) continue;
+      if (!f) return true;
       if (k.typed) { if (k.check) f.checked = k.checked; else f.value = k.value; }
       if (k.focused && !f.disabled) {
         f.focus({ preventScroll: true });
         try { if (k.start != null) f.setSelectionRange(k.start, k.end); } catch (e) { /* not a text field */ }
       }
-    }
+      return false;
+    });
   }
 
   /* After the kit drew into el: countdowns show their time at once, vote boxes are wired. */
@@ -363,8 +373,11 @@ const PH = (() => {
     const same = !!(had && had.key === key && root.firstChild);
     const fresh = !same || had.lang !== lang;
     if (fresh) {
-      if (same) replaceKeeping(root, html); /* only the language changed: keep what was typed */
-      else root.innerHTML = html;
+      if (same) carried = carried.concat(replaceKeeping(root, html)); /* only the language changed: keep what was typed */
+      else {
+        root.innerHTML = html;
+        carried = restore(root, carried);
+      }
       drawn.set(root, { key, lang });
       settle(root);
       if (build) build(root.firstElementChild || root);
@@ -392,6 +405,7 @@ const PH = (() => {
     const had = drawn.get(el);
     if (had && had.html === html && (el.firstChild || !html)) return false;
     replaceKeeping(el, html);
+    carried = restore(el, carried);
     drawn.set(el, { html });
     settle(el);
     if (wire) wire(el);
