@@ -81,7 +81,7 @@
     const panel = app.querySelector(".join-panel");
     const panelHtml = `${qrBlock(s, false)}${addressPicker(s)}
         <p class="roomcode">${esc(t("app.room"))} <strong data-testid="room-code">${esc(s.party.room)}</strong></p>`;
-    if (panel.dataset.html !== panelHtml) { panel.dataset.html = panelHtml; panel.innerHTML = panelHtml; PH.wireHost(panel, s); }
+    PH.patch(panel, panelHtml, (el) => PH.wireHost(el, s));
     const many = s.party.roster.length > 4;
     const side = app.querySelector(".side");
     if (!side.querySelector(".game-options")) {
@@ -162,7 +162,7 @@
     };
     const html = list.map((a) => `<p class="alert ${a.code === "save_failed" ? "warn" : "info"}" data-code="${esc(a.code)}">
       <span class="sign" aria-hidden="true">${a.code === "save_failed" ? "⚠" : "ℹ"}</span><span>${esc(text(a))}</span></p>`).join("");
-    if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
+    PH.patch(el, html);
     el.hidden = !list.length;
   }
 
