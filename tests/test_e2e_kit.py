@@ -36,60 +36,69 @@ def sent(page: Page) -> list[str]:
     return page.evaluate("() => window.__sent")
 
 
-def test_a_guarded_button_sends_once_per_tap_and_lets_go_by_the_answer(server, browser):
+class Table:
+    """The server, its TV page (the laptop's own, with host powers) and the page errors seen."""
+
+    def __init__(self, srv, tv: Page, problems: list[str]) -> None:
+        self.srv, self.tv, self.problems = srv, tv, problems
+
+
+@pytest.fixture
+def table(server, browser):
     srv = server(mode="threading", seed=1)
     problems: list[str] = []
     tv = open_tv(browser, srv, problems)
-    try:
-        tv.evaluate(SANDBOX)
-        tv.evaluate("""() => window.__draw('<button data-n="1">one</button><button data-n="2">two</button>')""")
-        one, two = tv.locator("#kit button").nth(0), tv.locator("#kit button").nth(1)
-
-        # a double tap sends once, and the whole group is off until the answer
-        one.dblclick()
-        assert sent(tv) == ["1"]
-        expect(one).to_be_disabled()
-        expect(two).to_be_disabled()
-        two.click(force=True)
-        assert sent(tv) == ["1"]
-
-        # a refusal: the group is on again, as it was drawn
-        tv.evaluate("() => window.__answer({ ok: false, code: 'nope' })")
-        expect(one).to_be_enabled()
-        expect(two).to_be_enabled()
-
-        # a success: still off until the next state from the server has been drawn
-        two.click()
-        assert sent(tv) == ["1", "2"]
-        still_off = tv.evaluate("""async () => { window.__answer({ ok: true });
-            await new Promise((r) => setTimeout(r, 50));
-            return [...document.querySelectorAll('#kit button')].map((b) => b.disabled); }""")
-        assert still_off == [True, True]
-        assert tv.evaluate("() => PH.host('choose', { game: 'top_ten' })")["ok"]  # a new state comes
-        expect(one).to_be_enabled()
-        expect(two).to_be_enabled()
-
-        # a group drawn again under the same key while its request is on its way stays off
-        tv.evaluate("""() => window.__draw('<button data-n="3">three</button>', 'same')""")
-        tv.locator("#kit button").click()
-        assert sent(tv) == ["1", "2", "3"]
-        tv.evaluate("""() => window.__draw('<button data-n="4">four</button><button data-n="5">five</button>', 'same')""")
-        expect(tv.locator("#kit button")).to_have_count(2)
-        expect(tv.locator("#kit button").nth(0)).to_be_disabled()
-        tv.locator("#kit button").nth(1).click(force=True)
-        assert sent(tv) == ["1", "2", "3"]
-        tv.evaluate("() => window.__answer({ ok: false })")
-        expect(tv.locator("#kit button").nth(0)).to_be_enabled()
-        assert not problems, problems
-    finally:
-        close_all(tv)
+    yield Table(srv, tv, problems)
+    close_all(tv)
 
 
-def test_a_double_click_on_a_host_button_sends_one_message(server, browser):
+def test_a_guarded_button_sends_once_per_tap_and_lets_go_by_the_answer(table):
+    tv, problems = table.tv, table.problems
+    tv.evaluate(SANDBOX)
+    tv.evaluate("""() => window.__draw('<button data-n="1">one</button><button data-n="2">two</button>')""")
+    one, two = tv.locator("#kit button").nth(0), tv.locator("#kit button").nth(1)
+
+    # a double tap sends once, and the whole group is off until the answer
+    one.dblclick()
+    assert sent(tv) == ["1"]
+    expect(one).to_be_disabled()
+    expect(two).to_be_disabled()
+    two.click(force=True)
+    assert sent(tv) == ["1"]
+
+    # a refusal: the group is on again, as it was drawn
+    tv.evaluate("() => window.__answer({ ok: false, code: 'nope' })")
+    expect(one).to_be_enabled()
+    expect(two).to_be_enabled()
+
+    # a success: still off until the next state from the server has been drawn
+    two.click()
+    assert sent(tv) == ["1", "2"]
+    still_off = tv.evaluate("""async () => { window.__answer({ ok: true });
+        await new Promise((r) => setTimeout(r, 50));
+        return [...document.querySelectorAll('#kit button')].map((b) => b.disabled); }""")
+    assert still_off == [True, True]
+    assert tv.evaluate("() => PH.host('choose', { game: 'top_ten' })")["ok"]  # a new state comes
+    expect(one).to_be_enabled()
+    expect(two).to_be_enabled()
+
+    # a group drawn again under the same key while its request is on its way stays off
+    tv.evaluate("""() => window.__draw('<button data-n="3">three</button>', 'same')""")
+    tv.locator("#kit button").click()
+    assert sent(tv) == ["1", "2", "3"]
+    tv.evaluate("""() => window.__draw('<button data-n="4">four</button><button data-n="5">five</button>', 'same')""")
+    expect(tv.locator("#kit button")).to_have_count(2)
+    expect(tv.locator("#kit button").nth(0)).to_be_disabled()
+    tv.locator("#kit button").nth(1).click(force=True)
+    assert sent(tv) == ["1", "2", "3"]
+    tv.evaluate("() => window.__answer({ ok: false })")
+    expect(tv.locator("#kit button").nth(0)).to_be_enabled()
+    assert not problems, problems
+
+
+def test_a_double_click_on_a_host_button_sends_one_message(table, browser):
     """The lobby's Start button (wired by PH.wireHost through the guard): two clicks, one "host"."""
-    srv = server(mode="threading", seed=2)
-    problems: list[str] = []
-    tv = open_tv(browser, srv, problems)
+    srv, tv, problems = table.srv, table.tv, table.problems
     phones: list[Page] = []
     try:
         for name in ("A", "B"):  # The Mind needs two seats
@@ -108,38 +117,31 @@ def test_a_double_click_on_a_host_button_sends_one_message(server, browser):
         assert tv.evaluate("() => window.__emitted") == ["start"]
         assert not problems, problems
     finally:
-        close_all(tv, *phones)
+        close_all(*phones)
 
 
-def test_an_answer_lost_with_the_connection_lets_the_buttons_go(server, browser):
-    srv = server(mode="threading", seed=3)
-    problems: list[str] = []
-    tv = open_tv(browser, srv, problems)
-    try:
-        tv.evaluate(SANDBOX)
-        # a request the server never sees: its answer can only be lost with the connection
-        tv.evaluate("""() => { const emit = PH.socket.emit.bind(PH.socket);
-            PH.socket.emit = (kind, msg) => (kind === 'host' ? undefined : emit(kind, msg));
-            PH.patch(document.getElementById('kit'), '<button data-n="1">go</button>', (el) =>
-              PH.guard(el.querySelector('button'), () => PH.host('choose', { game: 'diabolo' }).then((r) => { window.__result = r; return r; }))); }""")
-        button = tv.locator("#kit button")
-        button.click()
-        expect(button).to_be_disabled()
-        tv.evaluate("() => { PH.socket.disconnect(); }")
-        expect(button).to_be_enabled()
-        result = tv.evaluate("() => window.__result")
-        assert (result["ok"], result["code"]) == (False, "offline"), result
-        tv.evaluate("() => { PH.socket.connect(); }")
-        expect(tv.locator(".conn.ok")).to_have_count(1)
-        assert not problems, problems
-    finally:
-        close_all(tv)
+def test_an_answer_lost_with_the_connection_lets_the_buttons_go(table):
+    tv, problems = table.tv, table.problems
+    tv.evaluate(SANDBOX)
+    # a request the server never sees: its answer can only be lost with the connection
+    tv.evaluate("""() => { const emit = PH.socket.emit.bind(PH.socket);
+        PH.socket.emit = (kind, msg) => (kind === 'host' ? undefined : emit(kind, msg));
+        PH.patch(document.getElementById('kit'), '<button data-n="1">go</button>', (el) =>
+          PH.guard(el.querySelector('button'), () => PH.host('choose', { game: 'diabolo' }).then((r) => { window.__result = r; return r; }))); }""")
+    button = tv.locator("#kit button")
+    button.click()
+    expect(button).to_be_disabled()
+    tv.evaluate("() => { PH.socket.disconnect(); }")
+    expect(button).to_be_enabled()
+    result = tv.evaluate("() => window.__result")
+    assert (result["ok"], result["code"]) == (False, "offline"), result
+    tv.evaluate("() => { PH.socket.connect(); }")
+    expect(tv.locator(".conn.ok")).to_have_count(1)
+    assert not problems, problems
 
 
-def test_an_event_is_reacted_to_once_across_redraws_a_language_switch_and_a_reconnect(server, browser, sio_peer):
-    srv = server(mode="threading", seed=4)
-    problems: list[str] = []
-    tv = open_tv(browser, srv, problems)
+def test_an_event_is_reacted_to_once_across_redraws_a_language_switch_and_a_reconnect(table, browser, sio_peer):
+    srv, tv, problems = table.srv, table.tv, table.problems
     watching = """() => { window.__fired = [];
         PH.on('state', (s) => { if (s.game) PH.react('kit-test', s, s.game.last_event, (e) => window.__fired.push(e.kind)); }); }"""
     fired = lambda page: page.evaluate("() => window.__fired")  # noqa: E731
@@ -191,38 +193,33 @@ def test_an_event_is_reacted_to_once_across_redraws_a_language_switch_and_a_reco
         assert fired(late) == []
         assert not problems, problems
     finally:
-        close_all(tv, *([late] if late else []))
+        close_all(*([late] if late else []))
 
 
-def test_mount_and_patch_keep_typed_text_and_focus_across_a_language_switch(server, browser):
-    srv = server(mode="threading", seed=5)
-    problems: list[str] = []
-    tv = open_tv(browser, srv, problems)
-    try:
-        tv.evaluate(SANDBOX)
-        draw = """(key) => {
-            const screen = PH.mount(document.getElementById('kit'), key,
-              `<div><input name="word" placeholder="${PH.t('lobby.players')}"><div data-part="more"></div></div>`);
-            screen.draw('more', `<input name="note" placeholder="${PH.t('lobby.game')}">`);
-            return screen.fresh; }"""
-        assert tv.evaluate(draw, "round-1") is True
-        word, note = tv.locator("#kit input[name=word]"), tv.locator("#kit input[name=note]")
-        note.fill("memo")
-        word.fill("ぱんだ")
-        word.press("End")
-        assert tv.evaluate(draw, "round-1") is False  # the same key: nothing rebuilt
-        expect(word).to_be_focused()
+def test_mount_and_patch_keep_typed_text_and_focus_across_a_language_switch(table):
+    tv, problems = table.tv, table.problems
+    tv.evaluate(SANDBOX)
+    draw = """(key) => {
+        const screen = PH.mount(document.getElementById('kit'), key,
+          `<div><input name="word" placeholder="${PH.t('lobby.players')}"><div data-part="more"></div></div>`);
+        screen.draw('more', `<input name="note" placeholder="${PH.t('lobby.game')}">`);
+        return screen.fresh; }"""
+    assert tv.evaluate(draw, "round-1") is True
+    word, note = tv.locator("#kit input[name=word]"), tv.locator("#kit input[name=note]")
+    note.fill("memo")
+    word.fill("ぱんだ")
+    word.press("End")
+    assert tv.evaluate(draw, "round-1") is False  # the same key: nothing rebuilt
+    expect(word).to_be_focused()
 
-        # the page switches to English (clicked from script, so the field keeps the focus)
-        tv.evaluate("() => document.querySelector('.lang-switch').click()")
-        assert tv.evaluate(draw, "round-1") is True  # rebuilt in English…
-        expect(word).to_have_attribute("placeholder", "Players")
-        expect(word).to_have_value("ぱんだ")  # …keeping what was typed
-        expect(word).to_be_focused()
-        expect(note).to_have_value("memo")  # a redrawn part keeps it too
+    # the page switches to English (clicked from script, so the field keeps the focus)
+    tv.evaluate("() => document.querySelector('.lang-switch').click()")
+    assert tv.evaluate(draw, "round-1") is True  # rebuilt in English…
+    expect(word).to_have_attribute("placeholder", "Players")
+    expect(word).to_have_value("ぱんだ")  # …keeping what was typed
+    expect(word).to_be_focused()
+    expect(note).to_have_value("memo")  # a redrawn part keeps it too
 
-        assert tv.evaluate(draw, "round-2") is True  # a new key starts empty
-        expect(word).to_have_value("")
-        assert not problems, problems
-    finally:
-        close_all(tv)
+    assert tv.evaluate(draw, "round-2") is True  # a new key starts empty
+    expect(word).to_have_value("")
+    assert not problems, problems
