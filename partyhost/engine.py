@@ -424,8 +424,9 @@ class Engine:
             "id": msg_id,
             "ok": False,
             "code": error.code,
+            **({"scope": error.scope} if error.scope else {}),
             "params": {k: v for k, v in error.params.items() if isinstance(v, (str, int, float))},
-            "message": i18n.message(conn.lang, f"err.{error.code}", **error.params),
+            "message": i18n.refusal(conn.lang, error.code, error.scope, **error.params),
         }, conn.sid)
 
     def _on_connect(self, message: Message) -> None:
