@@ -1,15 +1,17 @@
 """The conformance checks every registered game passes (``tests/test_conformance.py`` runs them).
 
 :func:`play` drives one whole game from a seed: at each step it fires a due deadline, or makes a
-move a seat (or the host) could make (:meth:`Game.suggest`), or an illegal variant of one (another
-seat's, a stale round, a missing or extra field, a wrong type, an unknown type). After every step:
+move a seat (or the host) could make (:meth:`Game.suggest`), or an illegal variant of one (made by
+another seat or a spectator, a stale round, a missing or extra field, a wrong type, an unknown type). After every step:
 
 * a refused action changed nothing (the snapshot is JSON-equal before and after);
 * an accepted one bumped ``version``;
 * the snapshot round-trips: the restored game's snapshot and every view equal the live game's;
 * every view is strict JSON (``wire.dumps``: no NaN, no object) and holds only finite numbers;
 * non-interference: with everything a seat may not know dealt anew
-  (:meth:`Game.redeal_hidden`), that seat's view (and the table's) is unchanged;
+  (:meth:`Game.redeal_hidden`), that seat's view (and the table's) is unchanged (every viewer
+  every fifth step, one sampled viewer otherwise); and the re-deal changed something at least
+  once in the game (a ``redeal_hidden`` that hides nothing proves nothing);
 * no deadline is left in the past after ``tick``.
 
 The game must end within ``max_steps``. Any failed check raises ``AssertionError`` naming the
@@ -78,11 +80,15 @@ def check_round_trip(game: Game, who: list[str | None], rng: random.Random, wher
     assert restored.next_deadline() == game.next_deadline(), f"{where}: deadline lost in the snapshot"
 
 
-def check_non_interference(game: Game, who: list[str | None], rng: random.Random, where: str) -> None:
+def check_non_interference(game: Game, who: list[str | None], rng: random.Random, where: str) -> bool:
+    """Returns True when some re-deal changed the state (so the check had something to hide)."""
+    changed = False
     for s in who:
         twin = game.redeal_hidden(s, random.Random(rng.random()))
         assert twin.view(s) == game.view(s), (
             f"{where}: view({s!r}) changed when only what it may not know was dealt anew")
+        changed = changed or snapshot_text(twin) != snapshot_text(game)
+    return changed
 
 
 def play(cls: type[Game], seed: int, players: int, max_steps: int = 4000,
@@ -103,7 +109,7 @@ def play(cls: type[Game], seed: int, players: int, max_steps: int = 4000,
     where = f"{cls.KEY} seed={seed} players={players} after setup"
     check_views(game, who, where)
     check_round_trip(game, who, random.Random(seed), where)
-    check_non_interference(game, who, rng, where)
+    redealt = check_non_interference(game, who, rng, where)
     for step in range(max_steps):
         if game.over:
             break
@@ -125,9 +131,13 @@ def play(cls: type[Game], seed: int, players: int, max_steps: int = 4000,
                 continue
             action = rng.choice(options_now)
             if rng.random() < illegal_rate:
-                action = illegal_variant(action, game, rng)
-                if rng.random() < 0.3 and actor is not None:
-                    actor = "s99"  # a spectator tries it
+                roll = rng.random()
+                if roll < 0.2 and actor is not None:
+                    actor = "s99"  # a spectator tries a player's move
+                elif roll < 0.45 and actor is not None and len(seats(game)) > 1:
+                    actor = rng.choice([s for s in seats(game) if s != actor])  # another seat's move
+                else:
+                    action = illegal_variant(action, game, rng)
             before_text = snapshot_text(game)
             before_version = game.version
             try:
@@ -143,6 +153,9 @@ def play(cls: type[Game], seed: int, players: int, max_steps: int = 4000,
         where = f"{cls.KEY} seed={seed} players={players} step={step} after {action!r} by {actor}"
         check_views(game, who, where)
         check_round_trip(game, who, random.Random(seed + step), where)
-        check_non_interference(game, who, rng, where)
+        # every viewer every few steps, one sampled viewer otherwise (the check re-deals a copy)
+        sample = who if step % 5 == 0 else [rng.choice(who)]
+        redealt = check_non_interference(game, sample, rng, where) or redealt
     assert game.over, f"{cls.KEY} seed={seed} players={players}: not over after {max_steps} steps"
+    assert redealt, f"{cls.KEY} seed={seed}: redeal_hidden never dealt anything anew (nothing hidden?)"
     return game

@@ -178,7 +178,7 @@ def test_bad_claims_are_refused_and_change_nothing():
     hidden = g.deck[0]
     refused("not_face_up", g.apply, "s1", {"type": "claim", "round": 1, "word": "HAN",
                                            "cards": [{"id": i} for i in ids[:2]] + [{"id": hidden}]}, 2.0)
-    refused("stale_round", g.apply, "s1", {"type": "claim", "round": 2, "word": "HANG",
+    refused("stale", g.apply, "s1", {"type": "claim", "round": 2, "word": "HANG",
                                            "cards": [{"id": i} for i in ids_of(g, ["H", "A", "N", "G"])]}, 2.0)
     refused("not_a_joker", claim, g, "s1", "HANG", ["H", "A", "N", "G"], jokers={0: "X"})
     refused("word_too_long", claim, g, "s1", "HANG" * 8, ["H", "A", "N", "G"])
@@ -403,7 +403,7 @@ def test_the_host_deals_for_a_next_dealer_whose_phone_is_gone():
     play_round_out(g, 1.0)
     assert g.view(None)["next_dealer"] == "s2"
     refused("not_dealer", g.apply, "s3", {"type": "deal", "round": 2}, 2.0)
-    refused("stale_round", g.host_apply, {"type": "deal", "round": 3}, 2.0)
+    refused("stale", g.host_apply, {"type": "deal", "round": 3}, 2.0)
     g.host_apply({"type": "deal", "round": 2}, 2.0)
     assert g.round == 2 and g.dealer == "s2" and g.phase == "turning" and g.card_count() == 66
     refused("not_scored", g.host_apply, {"type": "deal", "round": 3}, 2.5)
@@ -467,6 +467,22 @@ def test_no_victory_tile_for_a_round_in_which_nobody_took_a_card():
     g.apply("s4", {"type": "deal", "round": 4}, 6.0)
     play_round_out(g, 7.0)
     assert not g.over and sum(g.tiles.values()) == 1
+
+
+def test_a_refused_deal_past_the_planned_rounds_changes_nothing():
+    # with victory tiles the rotation goes on past the planned rounds; a deal by the wrong seat
+    # at that point was refused, but only after the next dealer had been added to the plan
+    g = new_game(4, victory_tiles=True)
+    for number in range(2, 5):  # four rounds nobody takes a card in: no tiles, the plan is used up
+        play_round_out(g, 1.0)
+        g.apply(g.view(None)["next_dealer"], {"type": "deal", "round": number}, 2.0)
+    play_round_out(g, 3.0)
+    assert g.round == len(g.dealers) == 4 and not g.over and g.view(None)["next_dealer"] == "s1"
+    before = g.to_dict()
+    refused("not_dealer", g.apply, "s2", {"type": "deal", "round": 5}, 4.0)
+    assert g.to_dict() == before
+    g.apply("s1", {"type": "deal", "round": 5}, 5.0)
+    assert g.dealer == "s1" and g.dealers == ["s1", "s2", "s3", "s4", "s1"]
 
 
 def test_a_snapshot_round_trips():
