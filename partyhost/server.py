@@ -4,6 +4,9 @@ It knows sockets, the host key and which page a socket belongs to; it never read
 Every handler does one thing: hand the message to :meth:`Engine.submit` (stamped and queued
 under one lock). The engine answers through the ``emit`` callable given to it here.
 
+HTTP requests go through :class:`~partyhost.serving.RequestGuard` (limits in
+:mod:`partyhost.limits`).
+
 Events (all payloads are documented in ``docs/protocol.md``):
 ``connect`` (auth: ``role``, ``token``, ``lang``, ``key``), ``join``, ``lang``, ``act``, ``host``.
 """
@@ -23,7 +26,9 @@ from flask_socketio import SocketIO
 from . import i18n, qr
 from .games import registry
 from .engine import Engine
+from .limits import MAX_HTTP_BODY_BYTES
 from .netaddr import Candidate
+from .serving import RequestGuard
 
 log = logging.getLogger("partyhost.server")
 
@@ -66,7 +71,7 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         async_handlers=False,
         ping_interval=cfg.get("PING_INTERVAL", 10),
         ping_timeout=cfg.get("PING_TIMEOUT", 20),
-        max_http_buffer_size=64 * 1024,
+        max_http_buffer_size=MAX_HTTP_BODY_BYTES,
         logger=False,
         engineio_logger=False,
     )
@@ -82,6 +87,7 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         snapshot=cfg.get("SNAPSHOT"),
     )
     app.extensions["partyhost_engine"] = engine
+    app.wsgi_app = RequestGuard(app.wsgi_app, MAX_HTTP_BODY_BYTES)
     for cls in registry.GAMES.values():
         cls.prepare()  # word lists and such load now, before the first game, not in a handler
 

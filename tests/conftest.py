@@ -62,7 +62,7 @@ class ServerProcess:
     LAN-like origin in the browser tests), ``log`` (the file holding stdout and stderr).
     """
 
-    def __init__(self, mode: str, seed: int, data_dir: Path) -> None:
+    def __init__(self, mode: str, seed: int, data_dir: Path, args: tuple[str, ...] = ()) -> None:
         self.mode = mode
         self.seed = seed
         self.port = free_port()
@@ -74,7 +74,7 @@ class ServerProcess:
         cmd = [
             sys.executable, "-m", "partyhost",
             "--port", str(self.port), "--bind", "127.0.0.1", "--no-browser", "--fresh",
-            "--data", str(data_dir), "--seed", str(seed), "--async-mode", mode,
+            "--data", str(data_dir), "--seed", str(seed), "--async-mode", mode, *args,
         ]  # fmt: skip
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
@@ -136,12 +136,13 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def server(request, tmp_path):
-    """Factory: ``server(mode="eventlet"|"threading", seed=1) -> ServerProcess`` (already up)."""
+    """Factory: ``server(mode="eventlet"|"threading", seed=1, args=()) -> ServerProcess`` (already
+    up); ``args`` are more command-line options."""
     started: list[ServerProcess] = []
     request.node._partyhost_servers = started
 
-    def start(mode: str = "eventlet", seed: int = 1) -> ServerProcess:
-        srv = ServerProcess(mode, seed, tmp_path / f"server-{len(started)}-{mode}")
+    def start(mode: str = "eventlet", seed: int = 1, args: tuple[str, ...] = ()) -> ServerProcess:
+        srv = ServerProcess(mode, seed, tmp_path / f"server-{len(started)}-{mode}", tuple(args))
         started.append(srv)
         try:
             srv.wait_ready()
@@ -163,7 +164,7 @@ _ids = itertools.count(1)
 class SioPeer:
     """One Socket.IO client (a TV page or a phone) recording what the server sends it."""
 
-    def __init__(self, url: str, auth: dict, label: str) -> None:
+    def __init__(self, url: str, auth: dict, label: str, source: str | None = None) -> None:
         self.label = label
         self.cond = threading.Condition()
         self.welcomes: list[dict] = []
@@ -172,7 +173,16 @@ class SioPeer:
         self.events: list[str] = []
         import socketio  # python-socketio[client]: imported here so conftest loads without it
 
-        self.sio = socketio.Client(reconnection=False)
+        options: dict[str, Any] = {}
+        if source is not None:
+            # Another device: the client's TCP connection comes from this loopback address
+            # (127.0.0.2, 127.0.0.3 …), which the server counts apart from 127.0.0.1.
+            host, port = url.split("//", 1)[1].rsplit(":", 1)
+            sock = socket.create_connection((host, int(port)), timeout=SIO_TIMEOUT,
+                                            source_address=(source, 0))
+            options["websocket_extra_options"] = {"socket": sock}
+        self._sock = sock if source is not None else None
+        self.sio = socketio.Client(reconnection=False, **options)
         for name in ("welcome", "state", "result", "kicked"):
             self.sio.on(name, self._recorder(name))
         self.sio.connect(url, auth=auth, transports=["websocket"], wait_timeout=SIO_TIMEOUT)
@@ -230,19 +240,22 @@ class SioPeer:
     def close(self) -> None:
         if self.sio.connected:
             self.sio.disconnect()
+        if self._sock is not None:
+            self._sock.close()  # websocket-client may have closed it already: harmless
 
 
 @pytest.fixture
 def sio_peer(request, server):
-    """Factory: ``sio_peer(url, auth, label) -> SioPeer`` (connected over WebSocket).
+    """Factory: ``sio_peer(url, auth, label, source=None) -> SioPeer`` (connected over WebSocket;
+    ``source`` is the loopback address the client connects from, e.g. ``"127.0.0.2"``).
 
     At teardown the test's servers are stopped *before* the clients close: a client of a stopped
     server closes at once, while a clean disconnect from a threading-mode server takes ~3 s.
     """
     peers: list[SioPeer] = []
 
-    def make(url: str, auth: dict, label: str) -> SioPeer:
-        peer = SioPeer(url, auth, label)
+    def make(url: str, auth: dict, label: str, source: str | None = None) -> SioPeer:
+        peer = SioPeer(url, auth, label, source)
         peers.append(peer)
         return peer
 
