@@ -1,19 +1,25 @@
-"""Connection limits that protect the table: the numbers, and a count of open connections per
-client address.
+"""Connection limits that protect the table: the numbers, a token bucket per socket, and a count
+of open connections per client address.
 
 Every device on the party Wi-Fi is untrusted. These limits keep one guest (or one broken phone)
 from taking the host away from everyone else, while a phone used at human speed never meets
-them. The HTTP servers (:mod:`partyhost.serving`) apply them. Nothing here reads game state.
+them. The HTTP servers (:mod:`partyhost.serving`) apply the connection limits; the transport
+(:mod:`partyhost.server`) applies the rate limit where Engine.IO hands a message to Socket.IO,
+before it is decoded and long before the engine queue.
+Nothing here reads game state.
 
-:class:`AddressCap` is safe to call from any thread (threading mode) or green thread (eventlet):
-its critical sections are short and never block.
+Both classes are safe to call from any thread (threading mode) or green thread (eventlet):
+their critical sections are short and never block.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import threading
+import time
 from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable
 
 # ----- HTTP and TCP ------------------------------------------------------------------------------
 
@@ -63,6 +69,120 @@ UNLIMITED_ADDRESSES = frozenset({"127.0.0.1", "::1"})
 test suite and benchmarks, which run many simulated devices from here). No packet from the
 Wi-Fi can carry a loopback source address (the kernel drops it), so no guest can use this. Other
 loopback addresses (127.0.0.2 …) are capped, so tests can play other devices from them."""
+
+# ----- Socket.IO messages ----------------------------------------------------------------------
+
+RATE_PER_SECOND = 10.0
+"""Messages per second one socket may send, sustained (the token bucket's refill rate). A finger
+taps at most about 7 times a second, and no game needs more than a few actions a second from one
+phone (Diabolo's dealer taps are at least 300 ms apart; a typed word is one message)."""
+
+RATE_BURST = 30
+"""Messages one socket may send at once (the token bucket's size): 20 quick taps, or the
+messages a phone resends after a reconnect, pass untouched; a flood passes 30 and then
+:data:`RATE_PER_SECOND`."""
+
+RATE_NOTICE_INTERVAL = 1.0
+"""Seconds between two ``rate_limited`` answers to one socket: a flood is told once a second that
+it is being dropped, so answering it costs the server next to nothing."""
+
+# ----- token bucket ----------------------------------------------------------------------------
+
+
+@dataclass
+class TokenBucket:
+    """A token bucket: up to ``capacity`` tokens, refilled at ``rate`` tokens per second.
+
+    ``take(now)`` spends one token if there is one. ``now`` is seconds on a monotonic clock and
+    must not go backwards (a smaller value refills nothing).
+
+    >>> b = TokenBucket(rate=1.0, capacity=2, tokens=2, stamp=0.0)
+    >>> [b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)]
+    [True, True, False, True]
+    """
+
+    rate: float
+    capacity: float
+    tokens: float
+    stamp: float
+
+    def take(self, now: float) -> bool:
+        """Spend one token at time ``now`` (seconds). Returns False (and spends nothing) when
+        the bucket is empty."""
+        if now > self.stamp:
+            self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+            self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+PASS = "pass"
+"""Verdict of :meth:`RateLimiter.admit`: hand the message on."""
+DROP = "drop"
+"""Verdict of :meth:`RateLimiter.admit`: drop the message silently."""
+DROP_AND_NOTIFY = "notify"
+"""Verdict of :meth:`RateLimiter.admit`: drop the message and answer ``rate_limited``."""
+
+
+@dataclass
+class _SocketBudget:
+    bucket: TokenBucket
+    next_notice: float = float("-inf")
+    dropped: int = field(default=0)
+
+
+class RateLimiter:
+    """One token bucket per socket, and a throttle on the ``rate_limited`` answers.
+
+    Args:
+        rate: tokens per second (messages per second, sustained); ``<= 0`` admits everything.
+        burst: bucket size (messages at once).
+        notice_interval: seconds between two :data:`DROP_AND_NOTIFY` verdicts for one socket.
+        clock: monotonic seconds (``time.monotonic``); tests pass a fake.
+    """
+
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: int = RATE_BURST,
+                 notice_interval: float = RATE_NOTICE_INTERVAL,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = float(rate)
+        self.burst = float(burst)
+        self.notice_interval = float(notice_interval)
+        self.clock = clock
+        self._sockets: dict[str, _SocketBudget] = {}
+        self._lock = threading.Lock()
+
+    def admit(self, sid: str) -> str:
+        """Count one message from socket ``sid``; return :data:`PASS`, :data:`DROP` or
+        :data:`DROP_AND_NOTIFY`. An unknown ``sid`` starts with a full bucket."""
+        if self.rate <= 0:
+            return PASS
+        now = self.clock()
+        with self._lock:
+            budget = self._sockets.get(sid)
+            if budget is None:
+                budget = self._sockets[sid] = _SocketBudget(
+                    TokenBucket(self.rate, self.burst, self.burst, now))
+            if budget.bucket.take(now):
+                return PASS
+            budget.dropped += 1
+            if now >= budget.next_notice:
+                budget.next_notice = now + self.notice_interval
+                return DROP_AND_NOTIFY
+            return DROP
+
+    def dropped(self, sid: str) -> int:
+        """How many messages of ``sid`` were dropped so far (0 for an unknown socket)."""
+        with self._lock:
+            budget = self._sockets.get(sid)
+            return budget.dropped if budget else 0
+
+    def forget(self, sid: str) -> None:
+        """Drop the bucket of a socket that has gone (a no-op for an unknown one)."""
+        with self._lock:
+            self._sockets.pop(sid, None)
+
 
 # ----- open connections per address ------------------------------------------------------------
 

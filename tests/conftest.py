@@ -62,7 +62,8 @@ class ServerProcess:
     LAN-like origin in the browser tests), ``log`` (the file holding stdout and stderr).
     """
 
-    def __init__(self, mode: str, seed: int, data_dir: Path, args: tuple[str, ...] = ()) -> None:
+    def __init__(self, mode: str, seed: int, data_dir: Path, args: tuple[str, ...] = (),
+                 rate_limited: bool = False) -> None:
         self.mode = mode
         self.seed = seed
         self.port = free_port()
@@ -76,6 +77,11 @@ class ServerProcess:
             "--port", str(self.port), "--bind", "127.0.0.1", "--no-browser", "--fresh",
             "--data", str(data_dir), "--seed", str(seed), "--async-mode", mode, *args,
         ]  # fmt: skip
+        if not rate_limited:
+            # Scripted clients play at machine speed, far above a finger (a dealer turning a
+            # whole deck in a loop): the per-socket rate limit would drop their actions. It is
+            # on (the user's default) where a test asks for it: test_attacks_real.py.
+            cmd += ["--rate-limit", "0"]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             cmd, stdout=self._log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
@@ -136,13 +142,16 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def server(request, tmp_path):
-    """Factory: ``server(mode="eventlet"|"threading", seed=1, args=()) -> ServerProcess`` (already
-    up); ``args`` are more command-line options."""
+    """Factory: ``server(mode="eventlet"|"threading", seed=1, args=(), rate_limited=False)
+    -> ServerProcess`` (already up). ``args`` are more command-line options; ``rate_limited``
+    keeps the per-socket rate limit on (off by default: scripted play is faster than a finger)."""
     started: list[ServerProcess] = []
     request.node._partyhost_servers = started
 
-    def start(mode: str = "eventlet", seed: int = 1, args: tuple[str, ...] = ()) -> ServerProcess:
-        srv = ServerProcess(mode, seed, tmp_path / f"server-{len(started)}-{mode}", tuple(args))
+    def start(mode: str = "eventlet", seed: int = 1, args: tuple[str, ...] = (),
+              rate_limited: bool = False) -> ServerProcess:
+        srv = ServerProcess(mode, seed, tmp_path / f"server-{len(started)}-{mode}", tuple(args),
+                            rate_limited)
         started.append(srv)
         try:
             srv.wait_ready()

@@ -8,6 +8,8 @@ a laptop, and asserts that the table keeps playing:
   answered 408, idle connections are closed, and a new phone still joins within 2 s; phones
   already at the table (WebSocket and long-polling) are never cut by those timeouts;
 * a cap on open connections per client address, released when connections close;
+* a phone flooding 5,000 actions/s is answered ``rate_limited`` (about once a second) and the
+  other phones' p50 latency stays under 3x its quiet value;
 * a 500 page carries no traceback and no install path.
 
 "Different devices" are different loopback source addresses: a client socket is bound to
@@ -22,6 +24,7 @@ import errno
 import json
 import selectors
 import socket
+import statistics
 import threading
 import time
 import urllib.request
@@ -228,7 +231,7 @@ def post_attack(port: int, path: str, count: int, batch: int = WAVE) -> dict:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_bad_posts_and_idle_connections_leave_the_table_open(server, sio_peer, mode):
-    srv = server(mode=mode, seed=5)
+    srv = server(mode=mode, seed=5, rate_limited=True)
     t_start = time.monotonic()
     # Phones already at the table: one on a WebSocket (from another address), one that stays on
     # long-polling. Neither may be cut by the idle and I/O timeouts.
@@ -300,7 +303,7 @@ def test_bad_posts_and_idle_connections_leave_the_table_open(server, sio_peer, m
 
 @pytest.mark.parametrize("mode", MODES)
 def test_connection_cap_per_address_is_released_when_connections_close(server, mode):
-    srv = server(mode=mode, seed=5)
+    srv = server(mode=mode, seed=5, rate_limited=True)
     cap = limits.MAX_CONNECTIONS_PER_ADDRESS
     device, other = "127.0.0.5", "127.0.0.6"
     for round_ in range(2):
@@ -322,12 +325,102 @@ def test_connection_cap_per_address_is_released_when_connections_close(server, m
         close_all(held + over + neighbour)
 
 
+# ----- 3: a flooding phone -----------------------------------------------------------------------------
+
+
+def p50_latency(actor, observer, seat: str, samples: int, spacing: float) -> float:
+    """Median seconds from ``actor`` toggling its ready flag to ``observer`` seeing it."""
+    times = []
+    serial = actor.state["party"]["serial"]
+    for i in range(samples):
+        ready = i % 2 == 0
+        t0 = time.perf_counter()
+        actor.sio.emit("act", {"game": serial, "type": "ready", "level": 1, "ready": ready})
+        observer.wait_state(
+            lambda s: any(p["seat"] == seat and p["ready"] is ready for p in s["game"]["players"]),
+            f"{actor.label} ready={ready}",
+        )
+        times.append(time.perf_counter() - t0)
+        time.sleep(spacing)
+    return statistics.median(times)
+
+
+FLOOD_RATE = 5000
+"""Actions per second the flooding phone sends."""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_flooding_phone_is_rate_limited_and_the_others_keep_their_latency(server, sio_peer, mode):
+    srv = server(mode=mode, seed=5, rate_limited=True)
+    tv = sio_peer(srv.url, {"role": "tv", "lang": "en"}, "tv")
+    phones = {}
+    for i, name in enumerate(("Flood", "Actor", "Watcher")):
+        ph = sio_peer(srv.url, {"role": "phone", "lang": "ja"}, name, source=f"127.0.0.{11 + i}")
+        assert ph.send("join", {"name": name})["ok"]
+        phones[name] = ph
+    assert tv.send("host", {"op": "start"})["ok"]
+    for ph in phones.values():
+        ph.wait_state(lambda s: s["game"] and s["game"]["phase"] == "ready", "the game")
+    flood, actor, watcher = phones["Flood"], phones["Actor"], phones["Watcher"]
+    actor_seat = actor.state["me"]["seat"]
+    serial = flood.state["party"]["serial"]
+    # The Watcher never lays its hand down, so the level never starts: every toggle is legal.
+
+    quiet = p50_latency(actor, watcher, actor_seat, samples=20, spacing=0.12)
+
+    stop = threading.Event()
+    sent = [0]
+
+    def flooder() -> None:
+        ws = flood.sio.eio.ws  # the phone's own WebSocket: pre-encoded frames, as fast as asked
+        t0 = time.perf_counter()
+        while not stop.is_set():
+            due = int((time.perf_counter() - t0) * FLOOD_RATE)
+            while sent[0] < due:
+                n = sent[0]
+                ws.send('42["act",{"id":"f%d","game":%d,"type":"ready","level":1,"ready":%s}]'
+                        % (n, serial, "true" if n % 2 else "false"))
+                sent[0] += 1
+            time.sleep(0.005)
+
+    th = threading.Thread(target=flooder, daemon=True)
+    t_flood = time.perf_counter()
+    th.start()
+    try:
+        time.sleep(0.5)
+        loud = p50_latency(actor, watcher, actor_seat, samples=20, spacing=0.12)
+    finally:
+        stop.set()
+        th.join(5)
+    flood_seconds = time.perf_counter() - t_flood
+    rate = sent[0] / flood_seconds
+    time.sleep(0.5)  # the last answers arrive
+    with flood.cond:
+        results = dict(flood.results)
+    limited = [r for r in results.values() if r.get("code") == "rate_limited"]
+    handled = [r for k, r in results.items() if isinstance(k, str) and k.startswith("f")
+               and r.get("code") != "rate_limited"]
+    print(f"\n{mode}: quiet p50 {quiet * 1000:.1f} ms, under a {rate:.0f}/s flood {loud * 1000:.1f} ms; "
+          f"{sent[0]} flood messages, {len(handled)} reached the engine, {len(limited)} rate_limited answers")
+    assert rate > 0.8 * FLOOD_RATE, f"the test could only send {rate:.0f} actions/s"
+    assert loud < 3 * quiet, f"p50 {quiet * 1000:.1f} ms quiet, {loud * 1000:.1f} ms under the flood"
+    # The flood was told, in its own language, about once a second ...
+    assert 1 <= len(limited) <= flood_seconds / limits.RATE_NOTICE_INTERVAL + 2, len(limited)
+    assert limited[0]["ok"] is False and limited[0]["message"] and limited[0]["id"].startswith("f")
+    assert limited[0]["message"] != "err.rate_limited" and "ゆっくり" in limited[0]["message"]
+    # ... and only what the bucket allows reached the engine.
+    assert len(handled) <= limits.RATE_BURST + limits.RATE_PER_SECOND * (flood_seconds + 1), len(handled)
+    # The flooding phone itself is still at the table (it was slowed, not thrown out).
+    assert flood.sio.connected
+    assert "Traceback" not in srv.output()
+
+
 # ----- 5: 500 pages -------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_a_500_page_carries_no_traceback_nor_install_path(server, mode):
-    srv = server(mode=mode, seed=5)
+    srv = server(mode=mode, seed=5, rate_limited=True)
     # A WebSocket upgrade without its key makes the WebSocket library raise.
     socks, _ = open_many(srv.port, ["127.0.0.8"])
     socks[0].sendall(b"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1\r\n"

@@ -1,5 +1,5 @@
-"""The connection limits in-process: the per-address count and the request guard (no sockets,
-no timing).
+"""The connection limits in-process: token buckets, the per-address count, the request guard,
+and the rate limit in the Socket.IO handlers (fake clocks, no sockets, no timing).
 
 The same limits against the real server, in both async modes: ``test_attacks_real.py``.
 """
@@ -11,9 +11,58 @@ import io
 import pytest
 
 from partyhost import limits
-from partyhost.limits import AddressCap, address_key
+from partyhost.limits import (DROP, DROP_AND_NOTIFY, PASS, AddressCap, RateLimiter, TokenBucket,
+                              address_key)
 from partyhost.serving import CLOSE_KEY, SOCKET_KEY, RequestGuard
 
+from .helpers import FakeClock, Rig
+
+
+# ----- token bucket and rate limiter ------------------------------------------------------------------
+
+
+def test_token_bucket_refills_at_its_rate_up_to_its_size():
+    b = TokenBucket(rate=2.0, capacity=3, tokens=3, stamp=0.0)
+    assert [b.take(0.0) for _ in range(4)] == [True, True, True, False]
+    assert b.take(0.5) and not b.take(0.5)  # 0.5 s at 2/s: one token
+    assert [b.take(100.0) for _ in range(4)] == [True, True, True, False]  # never above 3
+    assert not b.take(50.0)  # a clock that goes back refills nothing
+
+
+def test_twenty_quick_taps_and_a_finger_all_day_never_meet_the_limit():
+    clock = FakeClock(0.0)
+    rl = RateLimiter(clock=clock)
+    assert [rl.admit("phone") for _ in range(20)] == [PASS] * 20
+    # then a fast finger: 7 taps a second for ten minutes
+    for _ in range(7 * 600):
+        clock.advance(1 / 7)
+        assert rl.admit("phone") == PASS
+    assert rl.dropped("phone") == 0
+
+
+def test_a_flood_passes_the_burst_then_the_rate_and_is_told_once_a_second():
+    clock = FakeClock(0.0)
+    rl = RateLimiter(rate=10, burst=30, notice_interval=1.0, clock=clock)
+    verdicts = [rl.admit("flood") for _ in range(1000)]  # 1,000 at once
+    assert verdicts[:30] == [PASS] * 30
+    assert verdicts[30] == DROP_AND_NOTIFY and set(verdicts[31:]) == {DROP}
+    passed = notices = 0
+    for _ in range(7500):  # then 5,000 a second for 1.5 s
+        clock.advance(1 / 5000)
+        v = rl.admit("flood")
+        passed += v == PASS
+        notices += v == DROP_AND_NOTIFY
+    assert 14 <= passed <= 16 and notices == 1  # 10 a second; told at 1 s, not yet at 2 s
+    assert rl.dropped("flood") == 8500 - 30 - passed
+    # other sockets are not affected, and a socket that comes back starts afresh
+    assert rl.admit("other") == PASS
+    rl.forget("flood")
+    assert rl.admit("flood") == PASS and rl.dropped("flood") == 0
+
+
+def test_a_rate_of_zero_turns_the_limit_off():
+    rl = RateLimiter(rate=0, clock=FakeClock(0.0))
+    assert {rl.admit("s") for _ in range(10_000)} == {PASS}
 
 
 # ----- connections per address ---------------------------------------------------------------------
@@ -153,3 +202,68 @@ def test_an_error_is_a_plain_500_without_traceback_and_a_connection_error_goes_t
 
     with pytest.raises(ConnectionError):
         call(RequestGuard(dropped), method="GET")
+
+
+# ----- the rate limit where Engine.IO hands messages to Socket.IO --------------------------------------
+
+
+def emit_raw(rig, client, event: str, payload) -> None:
+    """Send one Socket.IO event the way a real connection does: through Engine.IO's message
+    handler (the Flask-SocketIO test client skips Engine.IO, and with it the rate limit)."""
+    from socketio import packet
+
+    encoded = packet.Packet(packet.EVENT, data=[event, payload]).encode()
+    rig.sio.server.eio.handlers["message"](client.client.eio_sid, encoded)
+
+
+def test_a_flood_is_dropped_before_the_engine_and_answered_rate_limited_in_its_language():
+    rig = Rig()
+    clock = FakeClock(0.0)
+    rig.app.extensions["partyhost_limiter"].clock = clock
+    tv = rig.tv()
+    ja = rig.phone("あき", lang="ja")
+    en = rig.phone("Bo", lang="en")
+    submitted = []
+    real_submit = rig.engine.submit
+    rig.engine.submit = lambda sid, kind, *a: (submitted.append(kind), real_submit(sid, kind, *a))[1]
+    serial = ja.state["party"]["serial"]
+    for phone in (ja, en):
+        clock.advance(10.0)  # a full bucket
+        submitted.clear()
+        before = len(phone.received("result"))
+        for i in range(100):
+            emit_raw(rig, phone, "act", {"id": f"{phone.seat}-{i}", "game": serial, "type": "nothing"})
+        rig.drain()
+        results = phone.received("result")[before:]
+        assert submitted == ["act"] * 30  # the burst; the other 70 never reached the engine queue
+        limited = [r for r in results if r.get("code") == "rate_limited"]
+        assert [r["id"] for r in results if r not in limited] == [f"{phone.seat}-{i}" for i in range(30)]
+        assert len(limited) == 1 and limited[0]["id"] == f"{phone.seat}-30" and limited[0]["ok"] is False
+        phone.limited = limited[0]
+    assert "ゆっくり" in ja.limited["message"]
+    assert "slow down" in en.limited["message"]
+    # a second after its flood the bucket holds 10 again, and a drop is told again, once
+    clock.advance(1.0)
+    before = len(en.received("result"))
+    for i in range(20):
+        emit_raw(rig, en, "lang", {"id": 10_000 + i, "lang": "en"})
+    rig.drain()
+    fresh = en.received("result")[before:]
+    assert sorted(r["id"] for r in fresh if r.get("ok")) == list(range(10_000, 10_010))
+    assert [r["id"] for r in fresh if not r.get("ok")] == [10_010]
+    assert tv.send("host", {"op": "choose", "game": "word_basket"})["ok"]  # the TV is untouched
+
+
+@pytest.mark.parametrize("msg_id,echoed", [
+    ("x" * 64, "x" * 64), ("x" * 65, None), (7, 7), (True, None), (1.5, None), ({"a": 1}, None),
+])
+def test_a_rate_limited_answer_echoes_only_a_plain_id(msg_id, echoed):
+    rig = Rig(RATE_BURST=1)
+    rig.app.extensions["partyhost_limiter"].clock = FakeClock(0.0)
+    phone = rig.phone("Cy", lang="en")
+    emit_raw(rig, phone, "lang", {"id": 1, "lang": "en"})  # the one token
+    emit_raw(rig, phone, "lang", {"id": msg_id, "lang": "en"})
+    rig.drain()
+    assert [r for r in phone.received("result") if not r["ok"]] == [{
+        "id": echoed, "ok": False, "code": "rate_limited",
+        "message": "Too many actions at once; some were ignored. Please slow down a little"}]
