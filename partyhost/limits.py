@@ -5,7 +5,7 @@ Every device on the party Wi-Fi is untrusted. These limits keep one guest (or on
 from taking the host away from everyone else, while a phone used at human speed never meets
 them. The HTTP servers (:mod:`partyhost.serving`) apply the connection limits; the transport
 (:mod:`partyhost.server`) applies the rate limit where Engine.IO hands a message to Socket.IO,
-before it is decoded and long before the engine queue.
+before it is decoded and long before the engine queue, and drops a socket that does not read.
 Nothing here reads game state.
 
 Both classes are safe to call from any thread (threading mode) or green thread (eventlet):
@@ -85,6 +85,18 @@ messages a phone resends after a reconnect, pass untouched; a flood passes 30 an
 RATE_NOTICE_INTERVAL = 1.0
 """Seconds between two ``rate_limited`` answers to one socket: a flood is told once a second that
 it is being dropped, so answering it costs the server next to nothing."""
+
+MAX_UNSENT_PACKETS = 128
+"""Engine.IO packets that may wait in one socket's outgoing queue before the socket is dropped as
+a client that does not read. On a WebSocket the queue only grows once the kernel's send buffer
+(:data:`SEND_BUFFER_BYTES`) is full; a long-polling client has no such buffer and collects its
+packets between two polls. A phone that reads gets a few packets per engine batch (a
+``result``, a ``state``, a ping) and takes them within a round trip; even a burst of 30 actions
+answered in one batch is 31 packets, and 128 is several seconds of the busiest game for a phone
+whose Wi-Fi hiccups. A state is a few KB (the TV's largest about 10 KB), so one stuck socket
+holds at most about 1 MB before it is dropped (and Engine.IO drops a client silent for 30 s
+anyway)."""
+
 
 # ----- token bucket ----------------------------------------------------------------------------
 

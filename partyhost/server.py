@@ -7,8 +7,9 @@ under one lock). The engine answers through the ``emit`` callable given to it he
 The transport also protects the table (numbers in :mod:`partyhost.limits`): every message of a
 socket is counted against its token bucket where Engine.IO hands it to Socket.IO, and one over
 the bucket is dropped there, before any handler and the engine queue (the sender is answered
-``rate_limited`` at most once a second); HTTP requests go through
-:class:`~partyhost.serving.RequestGuard`.
+``rate_limited`` at most once a second); a socket whose outgoing queue passes
+:data:`~partyhost.limits.MAX_UNSENT_PACKETS` (a client that does not read) is dropped; HTTP
+requests go through :class:`~partyhost.serving.RequestGuard`.
 
 Events (all payloads are documented in ``docs/protocol.md``):
 ``connect`` (auth: ``role``, ``token``, ``lang``, ``key``), ``join``, ``lang``, ``act``, ``host``.
@@ -21,6 +22,8 @@ import json
 import logging
 import os
 import secrets
+import socket
+import urllib.parse
 from typing import Any
 
 from flask import Flask, Response, abort, render_template, request, send_from_directory
@@ -29,10 +32,10 @@ from flask_socketio import SocketIO
 from . import i18n, qr
 from .games import registry
 from .engine import Engine
-from .limits import (DROP_AND_NOTIFY, MAX_HTTP_BODY_BYTES, PASS, RATE_BURST, RATE_PER_SECOND,
-                     RateLimiter)
+from .limits import (DROP_AND_NOTIFY, MAX_HTTP_BODY_BYTES, MAX_UNSENT_PACKETS, PASS,
+                     RATE_BURST, RATE_PER_SECOND, RateLimiter)
 from .netaddr import Candidate
-from .serving import RequestGuard
+from .serving import SOCKET_KEY, RequestGuard
 
 log = logging.getLogger("partyhost.server")
 
@@ -63,7 +66,8 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
     ``HOST_KEY`` (secret that gives a non-local TV page host powers), ``STORE`` (a snapshot
     store with ``save``), ``SNAPSHOT`` (a saved party to resume), ``PING_INTERVAL`` /
     ``PING_TIMEOUT`` (seconds), ``RATE_PER_SECOND`` / ``RATE_BURST`` (each socket's token
-    bucket, :mod:`partyhost.limits`; a rate of 0 turns the rate limit off).
+    bucket, :mod:`partyhost.limits`; a rate of 0 turns the rate limit off), ``MAX_UNSENT_PACKETS``
+    (packets waiting for one socket before it is dropped).
 
     Returns:
         ``(app, socketio, engine)``. The engine loop is not started: :func:`start_engine`
@@ -86,8 +90,45 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
     )
     eio = socketio.server.eio
     limiter = RateLimiter(cfg.get("RATE_PER_SECOND", RATE_PER_SECOND), cfg.get("RATE_BURST", RATE_BURST))
+    max_unsent = int(cfg.get("MAX_UNSENT_PACKETS", MAX_UNSENT_PACKETS))
+    # The socket of each WebSocket that was upgraded from long-polling, by Engine.IO session id,
+    # while it is open (a WebSocket opened directly is found through its connect environ).
+    upgraded: dict[str, Any] = {}
+
+    def unsent(sid: str) -> tuple[str | None, int]:
+        """``(engine.io sid, packets waiting in its outgoing queue)`` for Socket.IO ``sid``."""
+        eio_sid = socketio.server.manager.eio_sid_from_sid(sid, "/")
+        eio_socket = eio.sockets.get(eio_sid) if eio_sid is not None else None
+        return eio_sid, (eio_socket.queue.qsize() if eio_socket is not None else 0)
+
+    def drop_unread(sid: str, eio_sid: str, waiting: int) -> None:
+        """Close a socket whose client does not read: its TCP connection at once (a writer
+        blocked on it fails), then its Engine.IO session, which disconnects it here."""
+        environ = socketio.server.get_environ(sid) or {}
+        log.warning("dropping a client that does not read: %s (%d packets unsent)",
+                    environ.get("REMOTE_ADDR", "?"), waiting)
+        raw = upgraded.get(eio_sid)
+        if raw is None:
+            if environ.get("HTTP_UPGRADE", "").lower() == "websocket":
+                raw = environ.get(SOCKET_KEY)
+        if raw is not None:
+            try:
+                raw.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # already gone
+        eio_socket = eio.sockets.get(eio_sid)
+        if eio_socket is not None:
+            eio_socket.close(wait=False, abort=True)
+
+    def emit(event: str, data: Any, sid: str) -> None:
+        eio_sid, waiting = unsent(sid)
+        if eio_sid is not None and waiting > max_unsent:
+            drop_unread(sid, eio_sid, waiting)
+            return
+        socketio.emit(event, data, to=sid)
+
     engine = Engine(
-        lambda event, data, sid: socketio.emit(event, data, to=sid),
+        emit,
         seed=cfg.get("SEED"),
         make_queue=eio.create_queue,
         empty_exception=eio.get_queue_empty_exception(),
@@ -99,7 +140,23 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
     app.extensions["partyhost_engine"] = engine
     app.extensions["partyhost_limiter"] = limiter
 
-    app.wsgi_app = RequestGuard(app.wsgi_app, MAX_HTTP_BODY_BYTES)
+    socketio_wsgi = app.wsgi_app  # Flask-SocketIO's Engine.IO middleware around Flask
+
+    def track_upgrades(environ: dict, start_response: Any) -> Any:
+        sid = None
+        raw = environ.get(SOCKET_KEY)
+        if raw is not None and environ.get("HTTP_UPGRADE", "").lower() == "websocket":
+            sid = urllib.parse.parse_qs(environ.get("QUERY_STRING", "")).get("sid", [None])[0]
+            if sid:
+                upgraded[sid] = raw
+        try:
+            # A WebSocket is served inside this call, from the upgrade to the close.
+            return socketio_wsgi(environ, start_response)
+        finally:
+            if sid and upgraded.get(sid) is raw:
+                del upgraded[sid]
+
+    app.wsgi_app = RequestGuard(track_upgrades, MAX_HTTP_BODY_BYTES)
 
     # The rate limit sits where Engine.IO hands a message to Socket.IO, before it is even
     # decoded: a dropped message costs no JSON parse and no Flask request context. Measured under

@@ -10,6 +10,7 @@ a laptop, and asserts that the table keeps playing:
 * a cap on open connections per client address, released when connections close;
 * a phone flooding 5,000 actions/s is answered ``rate_limited`` (about once a second) and the
   other phones' p50 latency stays under 3x its quiet value;
+* a client that answers pings but never reads is dropped once its unsent data passes a bound;
 * a 500 page carries no traceback and no install path.
 
 "Different devices" are different loopback source addresses: a client socket is bound to
@@ -412,6 +413,95 @@ def test_a_flooding_phone_is_rate_limited_and_the_others_keep_their_latency(serv
     assert len(handled) <= limits.RATE_BURST + limits.RATE_PER_SECOND * (flood_seconds + 1), len(handled)
     # The flooding phone itself is still at the table (it was slowed, not thrown out).
     assert flood.sio.connected
+    assert "Traceback" not in srv.output()
+
+
+# ----- 4: a client that never reads -----------------------------------------------------------------
+
+
+def vm_rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_client_that_never_reads_is_dropped(server, sio_peer, mode):
+    import websocket  # websocket-client, python-socketio's own WebSocket library
+
+    # The rate limit is off here so that two TV pages can change the table quickly enough to
+    # fill the stuck phone's buffers in a few seconds (8 rate-limited ones take ~10 s).
+    srv = server(mode=mode, seed=5)
+    tvs = [sio_peer(srv.url, {"role": "tv", "lang": "en"}, f"tv{i}") for i in range(2)]
+    reader = sio_peer(srv.url, {"role": "phone", "lang": "en"}, "Reader", source="127.0.0.10")
+    assert reader.send("join", {"name": "Reader", "lang": "en"})["ok"]
+    # The stuck phone: a tiny receive buffer, joins, then never reads again but keeps answering
+    # pings (it sends Engine.IO pongs blindly, every 2 s).
+    raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    raw.bind(("127.0.0.7", 0))
+    raw.connect(("127.0.0.1", srv.port))
+    ws = websocket.WebSocket()
+    ws.connect(f"ws://127.0.0.1:{srv.port}/socket.io/?EIO=4&transport=websocket", socket=raw)
+    assert ws.recv().startswith("0")
+    ws.send("40" + json.dumps({"role": "phone", "lang": "en"}))
+    ws.send('42["join",{"id":"j","name":"Stuck","lang":"en"}]')
+    deadline = time.monotonic() + 10
+    while '"id":"j"' not in ws.recv():
+        assert time.monotonic() < deadline
+    tvs[0].wait_state(lambda s: any(r["name"] == "Stuck" and r["connected"] for r in s["party"]["roster"]),
+                      "the stuck phone at the table")
+    rss_before = vm_rss_kb(srv.proc.pid)
+
+    stop = threading.Event()
+
+    def pong() -> None:
+        while not stop.wait(2.0):
+            try:
+                ws.send("3")
+            except Exception:  # noqa: BLE001 - the server dropped us: that is the point
+                return
+
+    def churn(i: int, tv) -> None:
+        games = ["the_mind", "word_basket", "top_ten", "decrypto", "diabolo"]
+        n = i
+        while not stop.is_set():
+            n += 1
+            tv.sio.emit("host", {"op": "choose", "game": games[n % len(games)]})
+            time.sleep(0.002)
+
+    threads = [threading.Thread(target=pong, daemon=True)]
+    threads += [threading.Thread(target=churn, args=(i, tv), daemon=True) for i, tv in enumerate(tvs)]
+    for th in threads:
+        th.start()
+    t0 = time.monotonic()
+    try:
+        away = tvs[0].wait(
+            lambda: tvs[0].states and any(r["name"] == "Stuck" and not r["connected"]
+                                          for r in tvs[0].states[-1]["party"]["roster"]),
+            "the stuck phone dropped", timeout=30.0)
+    finally:
+        stop.set()
+        for th in threads:
+            th.join(5)
+    assert away
+    took = time.monotonic() - t0
+    rss_after = vm_rss_kb(srv.proc.pid)
+    # Its connection is closed by the server: what was still buffered, then EOF.
+    raw.settimeout(None)
+    closed = read_until_closed([raw], 10.0)
+    raw.close()
+    assert closed, "the stuck phone's TCP connection is still open"
+    print(f"\n{mode}: the stuck phone was dropped after {took:.1f} s of changes; server RSS "
+          f"{rss_before} kB before, {rss_after} kB then")
+    assert rss_after - rss_before < 64 * 1024
+    # The rest of the table, which reads, goes on.
+    assert tvs[1].send("host", {"op": "choose", "game": "the_mind"})["ok"]
+    reader.wait_state(lambda s: s["party"]["game_key"] == "the_mind" and any(
+        r["name"] == "Reader" and r["connected"] for r in s["party"]["roster"]), "the reader still in")
+    assert reader.sio.connected and all(tv.sio.connected for tv in tvs)
+    assert srv.output().count("dropping a client that does not read") == 1
     assert "Traceback" not in srv.output()
 
 
