@@ -24,6 +24,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="address to listen on (default 0.0.0.0: every interface)")
     parser.add_argument("--host-ip", default=env.get("PARTYHOST_HOST_IP"),
                         help="address to put in the QR code (default: the best LAN address found)")
+    parser.add_argument("--allow-host", action="append", metavar="NAME",
+                        default=[n for n in env.get("PARTYHOST_ALLOW_HOST", "").split(",") if n],
+                        help="a DNS name of this laptop that phones may use besides its addresses,"
+                             " localhost and <hostname>.local (repeatable; other names are refused)")
     parser.add_argument("--lang", choices=["ja", "en"], default=env.get("PARTYHOST_LANG", "ja"),
                         help="default UI language (each phone can switch)")
     parser.add_argument("--data", default=env.get("PARTYHOST_DATA", "data"),

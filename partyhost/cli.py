@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import logging
+import sqlite3
 import sys
 import threading
 import webbrowser
@@ -16,7 +17,7 @@ from . import qr
 from .netaddr import Candidate, discover, join_url
 from .server import create_app, start_engine
 from .serving import listen, serve as serve_http
-from .store import Store
+from .store import SnapshotError, Store, StoreBusy
 
 log = logging.getLogger("partyhost")
 
@@ -80,7 +81,107 @@ def _build(args: argparse.Namespace, addresses: list[Candidate], store: Store, s
         "STORE": store,
         "SNAPSHOT": saved,
         "HOST_KEY": store.host_key(),
+        "BIND": args.bind,
+        "ALLOWED_HOSTS": list(getattr(args, "allow_host", None) or []),
     })
+
+
+def open_store(args: argparse.Namespace) -> Store:
+    """Open and lock the data folder ``args.data``; with ``args.fresh``, forget the saved party
+    and make a new host key (the old ``?key=`` TV URL stops giving host powers).
+
+    A damaged file is renamed aside by :class:`Store` (``store.damaged`` says where), so this
+    starts whatever the old file holds.
+    Raises:
+        SystemExit: another host uses the folder, or the folder cannot be created or written
+            (a bilingual message for the terminal).
+    """
+    try:
+        store = Store(args.data)
+    except StoreBusy as busy:
+        who = f"(pid {busy.pid})" if busy.pid else ""
+        raise SystemExit(
+            f"このデータフォルダ {args.data} は別の partyhost{who} が使っています。"
+            "先にそちらを終了するか、--data で別のフォルダを指定してください"
+            f" / the data folder {args.data} is in use by another partyhost {who}: stop that one"
+            " first, or give another folder with --data") from None
+    except (OSError, sqlite3.Error) as error:
+        raise SystemExit(
+            f"データフォルダ {args.data} を使えません({error})。書き込めるフォルダを --data で指定してください"
+            f" / cannot use the data folder {args.data} ({error}): give a writable folder with --data"
+        ) from None
+    if args.fresh:
+        store.clear()
+        store.rotate_host_key()
+    return store
+
+
+def _keep_aside(store: Store) -> str:
+    """Copy the data file aside before anything overwrites it; refuse to start when even that
+    fails (a full disk): the file stays as it was, nothing is lost."""
+    try:
+        return store.keep_aside()
+    except (OSError, sqlite3.Error) as error:
+        raise SystemExit(
+            f"保存されたパーティーを読めず、その控えも作れませんでした({error})。空きを作ってからもう一度起動してください"
+            f" (ファイルはそのままです) / the saved party could not be read, and a copy of it could not be"
+            f" made ({error}): make room and start again (the file is left as it was)") from None
+
+
+def restore(args: argparse.Namespace, addresses: list[Candidate], store: Store):
+    """Build the app, resuming the party saved in ``store`` when it can be resumed.
+
+    Whatever the saved file holds, this starts: a damaged file or an unreadable snapshot starts
+    a new party; a game that cannot be restored is dropped and the party (seats, names, tokens,
+    host, room) goes back to the lobby. In each case the old file is kept aside (renamed or
+    copied next to it with a timestamp) and the returned notes say so.
+
+    Returns:
+        ``(app, socketio, engine, notes)``: ``notes`` are bilingual lines for the terminal.
+    """
+    notes: list[str] = []
+    lost = False
+    if store.damaged:
+        notes.append(f"データファイルが壊れていたので、新しいパーティーを始めます。壊れたファイルは"
+                     f" {store.damaged['aside']} に残しました / the data file was damaged"
+                     f" ({store.damaged['detail']}); a new party starts. The damaged file is kept"
+                     f" as {store.damaged['aside']}")
+        lost = not args.fresh
+    saved = None
+    if not args.fresh:
+        try:
+            saved = store.load()
+        except SnapshotError as error:
+            aside = _keep_aside(store)
+            notes.append(f"保存されたパーティーを読めなかったので、新しいパーティーを始めます。元のファイルは"
+                         f" {aside} に残しました / the saved party could not be read ({error});"
+                         f" a new party starts. The file is kept as {aside}")
+            lost = True
+    try:
+        app, socketio, engine = _build(args, addresses, store, saved)
+    except Exception as error:
+        if not saved:
+            raise
+        log.debug("restore failed", exc_info=True)
+        aside = _keep_aside(store)
+        notes.append(f"保存されたパーティーを再開できなかったので、新しいパーティーを始めます。元のファイルは"
+                     f" {aside} に残しました / the saved party could not be resumed ({error});"
+                     f" a new party starts. The file is kept as {aside}")
+        lost = True
+        app, socketio, engine = _build(args, addresses, store, None)
+    else:
+        if engine.restore_problems:
+            aside = _keep_aside(store)
+            dropped = (engine.party.ended or {}).get("reason") == "restore_failed"
+            head = ("前回のゲームは復元できなかったので、ロビーに戻りました。参加者はそのままです"
+                    " / the last game could not be restored, so the party is back in the lobby with"
+                    " every seat kept" if dropped else
+                    "保存されたパーティーの一部を直して再開しました / resumed the saved party after repairs")
+            notes.append(f"{head}: {'; '.join(engine.restore_problems)}."
+                         f" 元のファイルは {aside} に残しました / the file as it was is kept as {aside}")
+    if lost:
+        engine.alert("party_lost")
+    return app, socketio, engine, notes
 
 
 def serve(args: argparse.Namespace) -> None:
@@ -94,25 +195,18 @@ def serve(args: argparse.Namespace) -> None:
     except OSError as error:
         raise SystemExit(f"cannot listen on {args.bind}:{args.port}: {error} "
                          f"(is another partyhost running? try --port)") from None
-    store = Store(args.data)
-    saved = None if args.fresh else store.load()
-    if args.fresh:
-        store.clear()
-    try:
-        app, socketio, engine = _build(args, addresses, store, saved)
-    except Exception:
-        if not saved:
-            raise
-        log.exception("the saved party could not be read; starting a new one")
-        app, socketio, engine = _build(args, addresses, store, None)
+    store = open_store(args)
+    app, socketio, engine, notes = restore(args, addresses, store)
     join = engine.join_url()
     local_tv = f"http://127.0.0.1:{args.port}/tv"
     key_tv = join_url(addresses[0].url_host, args.port, "/tv") + f"?key={app.config['HOST_KEY']}" \
         if addresses else local_tv
     sys.stdout.write(banner(join, local_tv, [c.url_host for c in addresses[1:]]))
-    if saved and engine.party.seats:
+    if not args.fresh and engine.party.seats:
         sys.stdout.write("  前回のパーティーを再開しました(新しく始めるには --fresh)"
                          " / resumed the last party (--fresh starts a new one)\n")
+    for note in notes:
+        sys.stdout.write(f"  ⚠ {note}\n")
     sys.stdout.write(f"  別の画面をテレビにするとき / TV on another device: {key_tv}\n\n")
     sys.stdout.flush()
     start_engine(socketio, engine)

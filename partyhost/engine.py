@@ -13,8 +13,8 @@ Nothing here talks to Flask: the engine is given an ``emit(event, data, sid)`` c
 from __future__ import annotations
 
 import itertools
-import json
 import logging
+import math
 import queue as queue_module
 import random
 import secrets
@@ -25,13 +25,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from jsonschema import Draft202012Validator
-
-from . import i18n
+from . import i18n, wire
 from .games import registry
 from .games.base import RuleError
 from .netaddr import Candidate, join_url
-from .party import Party
+from .party import Party, finite
+from .store import failure_reason
 
 log = logging.getLogger("partyhost.engine")
 
@@ -84,7 +83,16 @@ ENVELOPES: dict[str, dict] = {
         "additionalProperties": False,
     },
 }
-_ENVELOPE_VALIDATORS = {kind: Draft202012Validator(schema) for kind, schema in ENVELOPES.items()}
+_ENVELOPE_VALIDATORS = {kind: wire.Validator(schema) for kind, schema in ENVELOPES.items()}
+
+SAVE_RETRY = 5.0
+"""Seconds between attempts to save again while saving fails and nothing else changes, so the
+TV's warning goes away soon after the disk has room again."""
+
+
+class RestoreError(ValueError):
+    """A snapshot whose party cannot be resumed (a non-finite number outside any game, a party
+    view that cannot be built). The caller starts a new party and keeps the file aside."""
 
 
 @dataclass(order=True)
@@ -120,6 +128,18 @@ def room_code(rng: random.Random) -> str:
     return "".join(rng.choice(letters) for _ in range(4))
 
 
+def reply_id(payload: Any) -> str | int | None:
+    """The ``id`` to echo in the ``result`` for ``payload``: a string of at most 64 characters or
+    an integer a browser holds exactly; anything else (NaN, a float, a huge text) echoes None, so
+    the answer to a malformed message can always be written."""
+    msg_id = payload.get("id") if isinstance(payload, dict) else None
+    if isinstance(msg_id, str) and len(msg_id) <= 64:
+        return msg_id
+    if isinstance(msg_id, int) and not isinstance(msg_id, bool) and abs(msg_id) <= wire.MAX_SAFE_INTEGER:
+        return msg_id
+    return None
+
+
 class Engine:
     """The party's one engine loop.
 
@@ -134,7 +154,12 @@ class Engine:
         store: optional object with ``save(dict)``, called after each batch that changed state
             with ``{"party": Party.to_dict(), "game_now": float}``.
         snapshot: a saved ``{"party", "game_now"}`` to resume instead of a new party; the game
-            clock continues from ``game_now``.
+            clock continues from ``game_now``. A game that cannot be restored (unknown, raising,
+            holding NaN/±Infinity, or whose views cannot be built) is dropped and the party goes
+            back to the lobby (see :meth:`Party.from_dict`); :attr:`restore_problems` lists what
+            was repaired.
+    Raises:
+        RestoreError, KeyError, TypeError, ValueError: ``snapshot``'s party cannot be resumed.
     """
 
     def __init__(
@@ -169,13 +194,48 @@ class Engine:
         self._paused_at: float | None = None
         self._dirty = True
         self._stopped = False
+        self.restore_problems: list[str] = []
+        self._alerts: dict[str, dict] = {}
+        self._save_failure: dict | None = None  # {"reason", "count", "retry_at"} while saving fails
         if snapshot:
-            self.party = Party.from_dict(snapshot["party"], self.rng)
-            self._paused_total = self.clock() - float(snapshot.get("game_now") or 0.0)
-            if self.party.paused:
-                self._paused_at = self.clock()
-            if self.party.running:
-                self.party.game.interrupted(self.game_now())
+            self._restore(snapshot)
+
+    def _restore(self, snapshot: dict) -> None:
+        problems = self.restore_problems
+        self.party = Party.from_dict(snapshot["party"], self.rng, problems=problems)
+        game_now = snapshot.get("game_now") or 0.0
+        if not isinstance(game_now, (int, float)) or not math.isfinite(game_now):
+            # the game's own times are on that clock: without it they mean nothing
+            problems.append(f"game clock {game_now!r} reset to 0"
+                            + (f", game {self.party.game.KEY!r} dropped" if self.party.game else ""))
+            game_now = 0.0
+            if self.party.game is not None:
+                self.party.drop_game()
+        self._paused_total = self.clock() - float(game_now)
+        game = self.party.game
+        if game is not None:
+            try:
+                if self.party.running:
+                    game.interrupted(self.game_now())
+                # a state that loads but cannot be shown or timed would blank every screen
+                for seat in [None, *self.party.players]:
+                    wire.dumps(game.view(seat))
+                deadline = game.next_deadline()
+                if deadline is not None and not math.isfinite(deadline):
+                    raise ValueError(f"deadline {deadline!r}")
+                wire.dumps(game.to_dict())
+            except Exception as error:
+                problems.append(f"game {game.KEY!r} dropped: {type(error).__name__}: {error}")
+                self.party.drop_game()
+        try:
+            if not finite(self.party.to_dict()):
+                raise ValueError("a non-finite number (NaN or Infinity) outside the game")
+            wire.dumps(self.party_view())
+            self.join_url()
+        except Exception as error:
+            raise RestoreError(f"the saved party cannot be resumed: {type(error).__name__}: {error}") from None
+        if self.party.paused:
+            self._paused_at = self.clock()
 
     # ----- transport side (any thread) -------------------------------------------------------
     def submit(self, sid: str, kind: str, payload: Any = None, meta: dict | None = None) -> float:
@@ -215,6 +275,8 @@ class Engine:
     def next_wakeup(self) -> float | None:
         """Server-clock time of the next deadline (host hand-over or a game timer), or None."""
         times = [t for t in (self.party.host_deadline(),) if t is not None]
+        if self._save_failure is not None:
+            times.append(self._save_failure["retry_at"])
         game = self.party.game
         if game is not None and not game.over and not self.party.paused:
             deadline = game.next_deadline()
@@ -266,6 +328,8 @@ class Engine:
         now = self.clock()
         if self.party.hand_on_host(now):
             self._dirty = True
+        if self._save_failure is not None and now >= self._save_failure["retry_at"]:
+            self._dirty = True  # try saving again even if nothing else changes
         game = self.party.game
         if game is None or game.over or self.party.paused:
             return
@@ -293,7 +357,7 @@ class Engine:
         conn = self.connections.get(message.sid)
         log.debug("message %s from %s (%s)", message.kind, message.sid, "known" if conn else "unknown")
         payload = message.payload
-        msg_id = payload.get("id") if isinstance(payload, dict) else None
+        msg_id = reply_id(payload)
         if message.kind == "connect" and conn is None:
             self._on_connect(message)
             return
@@ -303,7 +367,11 @@ class Engine:
         if conn is None:
             return  # a message from a socket we never saw connect (or already gone)
         try:
-            self._check_envelope(message.kind, payload)
+            if "arity" in message.meta:
+                log.warning("socket %s sent %r with %d arguments (one is expected)",
+                            message.sid, message.kind, message.meta["arity"])
+                raise RuleError("malformed", detail="one payload per message")
+            payload = self._check_envelope(message.kind, payload)
             handler = getattr(self, f"_on_{message.kind}")
             handler(conn, payload, message)
         except RuleError as error:
@@ -328,19 +396,34 @@ class Engine:
             self._paused_total += now - self._paused_at
             self._paused_at = None
 
-    def _check_envelope(self, kind: str, payload: Any) -> None:
+    def _check_envelope(self, kind: str, payload: Any) -> Any:
+        """The payload as the game may see it, or a refusal.
+
+        Order: a known kind; then :func:`wire.clean` (only finite numbers, integers a browser can
+        hold, bounded nesting; invisible characters removed from every text); then the size as
+        compact JSON; then the envelope's schema (whose integers are JSON integers: ``2.0`` is
+        not one).
+
+        Returns:
+            The cleaned payload (a new structure).
+        Raises:
+            RuleError: ``"unknown_message"``, ``"malformed"`` (``detail``), ``"too_large"`` (``max``).
+        """
         if kind not in _ENVELOPE_VALIDATORS:
             raise RuleError("unknown_message")
         try:
-            size = len(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode())
-        except (TypeError, ValueError):
-            raise RuleError("malformed", detail="json") from None
+            payload = wire.clean(payload)
+            size = len(wire.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode())
+        except (TypeError, ValueError) as error:
+            detail = error.detail if isinstance(error, wire.WireError) else "json"
+            raise RuleError("malformed", detail=detail) from None
         if size > MAX_MESSAGE_BYTES:
             raise RuleError("too_large", max=MAX_MESSAGE_BYTES)
         error = next(iter(_ENVELOPE_VALIDATORS[kind].iter_errors(payload)), None)
         if error is not None:
             where = "/".join(str(p) for p in error.path) or "(root)"
             raise RuleError("malformed", detail=f"{where}: {error.message}"[:200])
+        return payload
 
     def _reply(self, conn: Connection, msg_id: Any, error: RuleError | None) -> None:
         if error is None:
@@ -350,8 +433,9 @@ class Engine:
             "id": msg_id,
             "ok": False,
             "code": error.code,
+            **({"scope": error.scope} if error.scope else {}),
             "params": {k: v for k, v in error.params.items() if isinstance(v, (str, int, float))},
-            "message": i18n.message(conn.lang, f"err.{error.code}", **error.params),
+            "message": i18n.refusal(conn.lang, error.code, error.scope, **error.params),
         }, conn.sid)
 
     def _on_connect(self, message: Message) -> None:
@@ -570,7 +654,59 @@ class Engine:
                 ],
                 "index": party.address_index,
             }
+            view["alerts"] = self.alerts()
         return view
+
+    def alert(self, code: str, **params: Any) -> None:
+        """Show a notice on the TV and host screens (``alert.<code>`` in the catalogues, with
+        ``params``) until the next game starts. The host's terminal said more; this is what the
+        table should know (e.g. that the last party could not be read)."""
+        self._alerts[code] = {"code": code, "params": params, "serial": self.party.game_serial}
+        self._dirty = True
+
+    def alerts(self) -> list[dict]:
+        """The party-level notices for TV and host screens, most urgent first:
+        ``[{"code": str, "params": {...}}]``. ``save_failed`` (``reason``: see
+        :func:`partyhost.store.failure_reason`) stays while saving fails; the others until the
+        next game starts."""
+        shown = []
+        if self._save_failure is not None:
+            shown.append({"code": "save_failed", "params": {"reason": self._save_failure["reason"]}})
+        for note in self._alerts.values():
+            if note["serial"] == self.party.game_serial:
+                shown.append({"code": note["code"], "params": note["params"]})
+        return shown
+
+    @property
+    def save_failing(self) -> str | None:
+        """Why saving fails now (a :func:`partyhost.store.failure_reason` code), or None."""
+        return self._save_failure["reason"] if self._save_failure else None
+
+    def _save(self, now: float) -> None:
+        """Save a snapshot; a failure (disk full, read-only folder…) never stops the game: it is
+        logged once, shown on the TV until a save works again, and retried every
+        :data:`SAVE_RETRY` seconds meanwhile."""
+        try:
+            self.store.save({"party": self.party.to_dict(), "game_now": now})
+        except Exception as error:
+            retry_at = self.clock() + SAVE_RETRY
+            if self._save_failure is None:
+                reason = failure_reason(error)
+                log.error("パーティーを保存できません(%s)。ゲームは続きます。保存できるまでテレビに警告を出します"
+                          " / cannot save the party (%s: %s); the game goes on and the TV warns until a"
+                          " save works", i18n.message("ja", f"alert.reason.{reason}"), reason,
+                          getattr(error, "cause", error))
+                log.debug("snapshot failed", exc_info=True)
+                self._save_failure = {"reason": reason, "count": 1, "retry_at": retry_at}
+            else:
+                self._save_failure["count"] += 1
+                self._save_failure["retry_at"] = retry_at
+                self._save_failure["reason"] = failure_reason(error)
+            return
+        if self._save_failure is not None:
+            log.warning("保存できるようになりました / saving works again (%d attempts had failed)",
+                        self._save_failure["count"])
+            self._save_failure = None
 
     def _flush(self) -> None:
         if not self._dirty:
@@ -578,18 +714,24 @@ class Engine:
         self._dirty = False
         now = self.game_now()
         if self.store is not None:
-            try:
-                self.store.save({"party": self.party.to_dict(), "game_now": now})
-            except Exception:  # pragma: no cover - a full disk must not stop the game
-                log.exception("snapshot failed")
+            self._save(now)
+        unsendable: list[str] = []
         for conn in list(self.connections.values()):
             view = self.view_for(conn)
-            key = json.dumps(view, sort_keys=True, ensure_ascii=False)
+            try:
+                key = wire.dumps(view, sort_keys=True, ensure_ascii=False)
+            except ValueError:
+                # a non-finite number in a view: a bug in a game. That socket keeps its last
+                # good state; the others still get theirs, then the bug is raised loudly.
+                unsendable.append(conn.sid)
+                continue
             if self._sent.get(conn.sid) == key:
                 continue
             self._sent[conn.sid] = key
             view["now"] = now
             self._send("state", view, conn.sid)
+        if unsendable:
+            raise ValueError(f"a view holds a non-finite number (sockets {unsendable}); not sent")
 
     def _send(self, event: str, data: Any, sid: str) -> None:
         try:

@@ -58,3 +58,14 @@ def message(lang: str, key: str, **params: object) -> str:
     template = catalogue(normalize_lang(lang)).get(key) or catalogue("en").get(key) or key
     safe = {name: params.get(name, "{" + name + "}") for _, name, _, _ in Formatter().parse(template) if name}
     return template.format(**safe)
+
+
+def refusal(lang: str, code: str, scope: str | None = None, **params: object) -> str:
+    """The text of refusal ``code`` for a phone in ``lang``: the game's own wording
+    (``<scope>.err.<code>``, e.g. ``the_mind.err.stale`` says "level") when its catalogue has one,
+    else the shared ``err.<code>``; formatted like :func:`message`."""
+    if scope:
+        key = f"{scope}.err.{code}"
+        if key in catalogue(normalize_lang(lang)) or key in catalogue("en"):
+            return message(lang, key, **params)
+    return message(lang, f"err.{code}", **params)

@@ -7,6 +7,7 @@ engine counts a seat's live connections so the TV can show who is away.
 
 from __future__ import annotations
 
+import math
 import random
 import unicodedata
 from dataclasses import asdict, dataclass, field
@@ -304,26 +305,91 @@ class Party:
         }
 
     @classmethod
-    def from_dict(cls, data: dict, rng: random.Random) -> "Party":
-        """Rebuild from :meth:`to_dict`. Every seat starts away (no socket survives a restart)."""
-        party = cls(room=data["room"])
+    def from_dict(cls, data: dict, rng: random.Random, problems: list[str] | None = None) -> "Party":
+        """Rebuild from :meth:`to_dict`. Every seat starts away (no socket survives a restart).
+
+        The party is kept whenever its own part can be read, even when its game cannot: a game
+        whose key is unknown, whose state holds a non-finite number (NaN, ±Infinity) or whose
+        ``from_dict`` raises is dropped, the party goes back to the lobby with ``ended`` reason
+        ``"restore_failed"`` (the lobby says so), and seats, names, tokens, host and room stay.
+        Options that are non-finite or no longer fit their game's schema are reset, and an
+        unknown chosen game falls back to the first registered one.
+
+        Args:
+            data: a :meth:`to_dict` snapshot.
+            rng: the engine's random source, for games that keep one.
+            problems: when given, one line is appended per repair made (for the host's terminal).
+        Raises:
+            KeyError / TypeError / ValueError: the party itself cannot be read (no room, seats
+                that are not seats…); the caller starts a new party.
+        """
+        notes = problems if problems is not None else []
+        room = data["room"]
+        if not isinstance(room, str):
+            raise TypeError("room is not a string")
+        party = cls(room=room)
         for raw in data["seats"]:
             seat = Seat(**raw)
             seat.connections = 0
             seat.away_since = None
             party.seats[seat.id] = seat
-        party.host_seat = data["host_seat"]
-        party.game_key = data["game_key"]
-        party.options = data["options"]
-        party.phase = data["phase"]
-        if data["game"]:
-            party.game = registry.get(data["game"]["key"]).from_dict(data["game"]["state"], rng)
-        party.game_serial = data["game_serial"]
-        party.players = data["players"]
-        party.last_players = data.get("last_players", [])
-        party.names = data.get("names", {s.id: s.name for s in party.seats.values()})
-        party.paused = data["paused"]
+        party.host_seat = data.get("host_seat")
+        party.options = {}
+        for key, options in (data.get("options") or {}).items():
+            game_cls = registry.get(key)
+            try:
+                if not finite(options):
+                    raise ValueError("a non-finite number")
+                party.options[key] = registry.check_options(game_cls, options) if game_cls else options
+            except (RuleError, ValueError) as error:
+                notes.append(f"options of {key} reset ({getattr(error, 'params', {}).get('detail', error)})")
+        party.game_key = data.get("game_key", party.game_key)
+        if registry.get(party.game_key) is None:
+            notes.append(f"unknown chosen game {party.game_key!r}: {next(iter(registry.GAMES))} chosen")
+            party.game_key = next(iter(registry.GAMES))
+        party.phase = data.get("phase", "lobby")
+        party.game_serial = data.get("game_serial", 0)
+        party.players = list(data.get("players", []))
+        party.last_players = list(data.get("last_players", []))
+        party.names = dict(data.get("names") or {s.id: s.name for s in party.seats.values()})
+        party.paused = bool(data.get("paused", False))
         party.ended = data.get("ended")
-        party.address_index = data["address_index"]
-        party.next_seat = data["next_seat"]
+        party.address_index = data.get("address_index", 0)
+        party.next_seat = data.get("next_seat", len(party.seats) + 1)
+        saved_game = data.get("game")
+        if saved_game:
+            key = saved_game.get("key") if isinstance(saved_game, dict) else None
+            try:
+                game_cls = registry.get(key)
+                if game_cls is None:
+                    raise ValueError(f"unknown game {key!r}")
+                if not finite(saved_game.get("state")):
+                    raise ValueError("a non-finite number (NaN or Infinity) in the game state")
+                party.game = game_cls.from_dict(saved_game["state"], rng)
+            except Exception as error:  # a game's own from_dict may raise anything
+                notes.append(f"game {key!r} dropped: {type(error).__name__}: {error}")
+                party.drop_game()
+        elif party.phase == "game":
+            party.drop_game()
         return party
+
+    def drop_game(self) -> None:
+        """Go back to the lobby because the saved game could not be restored: ``ended`` says
+        ``"restore_failed"`` so the lobby tells everyone why their game is gone."""
+        self.end()
+        self.ended = {"serial": self.game_serial, "reason": "restore_failed"}
+
+
+def finite(value: object) -> bool:
+    """True when no number anywhere in ``value`` (nested dicts, lists, tuples) is NaN or ±Infinity."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return True

@@ -17,7 +17,6 @@ Events (all payloads are documented in ``docs/protocol.md``):
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import os
@@ -27,11 +26,12 @@ import urllib.parse
 from typing import Any
 
 from flask import Flask, Response, abort, render_template, request, send_from_directory
-from flask_socketio import SocketIO
+from flask_socketio import Namespace, SocketIO
 
-from . import i18n, qr
+from . import i18n, qr, wire
 from .games import registry
 from .engine import Engine
+from .hostguard import HostGuard, is_loopback
 from .limits import (DROP_AND_NOTIFY, MAX_HTTP_BODY_BYTES, MAX_UNSENT_PACKETS, PASS,
                      RATE_BURST, RATE_PER_SECOND, RateLimiter)
 from .netaddr import Candidate
@@ -49,12 +49,57 @@ MAX_ECHOED_ID = 64
 """Longest message id (characters) echoed back in a ``rate_limited`` answer; a longer id, or one
 that is not a string or an integer, is answered with ``"id": null``."""
 
+RESERVED_EVENTS = ("connect", "disconnect", "*")
+"""Event names a client may not emit: Socket.IO's own, and the catch-all's. A client that emits
+one is answered "unknown message"; it never reaches the connect or disconnect logic."""
 
-def _is_loopback(addr: str | None) -> bool:
-    try:
-        return addr is not None and ipaddress.ip_address(addr.split("%")[0]).is_loopback
-    except ValueError:
-        return False
+
+class UnknownEvents(Namespace):
+    """Every event without a handler of its own, answered "unknown message" by the engine, in order.
+
+    Why not Flask-SocketIO's ``@socketio.on("*")``: a client that emits an event literally named
+    ``"*"`` reaches that handler with its arguments shifted by one, and Flask-SocketIO then takes
+    the client's first argument for the socket id (``request.sid``): the message would be handled
+    as another socket's. python-socketio hands a class-based namespace every otherwise unhandled
+    event as ``(event, sid, *args)`` with the real sid, whatever the event is called.
+
+    Args:
+        namespace: ``"/"``.
+        engine: the engine to hand the message to.
+    """
+
+    def __init__(self, namespace: str, engine: Engine) -> None:
+        super().__init__(namespace)
+        self.engine = engine
+
+    def trigger_event(self, event: Any, sid: Any = None, *args: Any) -> None:  # noqa: D102
+        name = str(event)[:40]
+        if name in RESERVED_EVENTS or name in MESSAGE_KINDS:
+            name = f"emitted {name}"
+        self.engine.submit(str(sid), name, args[0] if args else None)
+
+
+def content_security_policy(host: str) -> str:
+    """The pages' Content-Security-Policy: everything from this laptop only, no framing.
+
+    Args:
+        host: the request's ``Host`` header (already checked by :class:`HostGuard`); the
+            Socket.IO WebSocket is allowed to it explicitly, since older WebKit does not count
+            ``ws:`` as ``'self'``.
+    """
+    return "; ".join([
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",  # the games set inline style attributes
+        "img-src 'self' data: blob:",
+        "media-src 'self' data: blob:",
+        "font-src 'self' data:",
+        f"connect-src 'self' ws://{host} wss://{host}",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ])
 
 
 def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
@@ -63,6 +108,8 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
     Config keys (all optional): ``ASYNC_MODE`` (``"threading"`` default here; the entry point
     passes ``"eventlet"``), ``SEED`` (int, deterministic deals for tests), ``PORT`` (int),
     ``ADDRESSES`` (list of :class:`~partyhost.netaddr.Candidate`), ``LANG`` (default UI language),
+    ``ALLOWED_HOSTS`` (extra names the ``Host`` header may carry, ``--allow-host``), ``BIND``
+    (the listening address, also allowed as a ``Host``),
     ``HOST_KEY`` (secret that gives a non-local TV page host powers), ``STORE`` (a snapshot
     store with ``save``), ``SNAPSHOT`` (a saved party to resume), ``PING_INTERVAL`` /
     ``PING_TIMEOUT`` (seconds), ``RATE_PER_SECOND`` / ``RATE_BURST`` (each socket's token
@@ -85,9 +132,18 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         ping_interval=cfg.get("PING_INTERVAL", 10),
         ping_timeout=cfg.get("PING_TIMEOUT", 20),
         max_http_buffer_size=MAX_HTTP_BODY_BYTES,
+        json=wire.StrictJSON,  # no NaN/Infinity ever written to a browser
         logger=False,
         engineio_logger=False,
     )
+    # Every request (pages, assets, Socket.IO handshakes and WebSockets) passes the Host check.
+    guard = HostGuard(
+        extra_names=cfg.get("ALLOWED_HOSTS") or (),
+        extra_addresses=[c.address for c in cfg.get("ADDRESSES") or []]
+        + [a for a in (cfg.get("BIND"),) if a],
+    )
+    app.wsgi_app = guard.wrap(app.wsgi_app)
+    app.extensions["partyhost_host_guard"] = guard
     eio = socketio.server.eio
     limiter = RateLimiter(cfg.get("RATE_PER_SECOND", RATE_PER_SECOND), cfg.get("RATE_BURST", RATE_BURST))
     max_unsent = int(cfg.get("MAX_UNSENT_PACKETS", MAX_UNSENT_PACKETS))
@@ -140,7 +196,7 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
     app.extensions["partyhost_engine"] = engine
     app.extensions["partyhost_limiter"] = limiter
 
-    socketio_wsgi = app.wsgi_app  # Flask-SocketIO's Engine.IO middleware around Flask
+    socketio_wsgi = app.wsgi_app  # the Host check, around Engine.IO, around Flask
 
     def track_upgrades(environ: dict, start_response: Any) -> Any:
         sid = None
@@ -228,9 +284,13 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         )
 
     @app.after_request
-    def no_store(resp: Response) -> Response:
+    def headers(resp: Response) -> Response:
         if request.path in ("/", "/tv"):
             resp.headers["Cache-Control"] = "no-store"
+        resp.headers["Content-Security-Policy"] = content_security_policy(request.host)
+        resp.headers["X-Frame-Options"] = "DENY"
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        resp.headers["Referrer-Policy"] = "no-referrer"
         return resp
 
     @app.get("/")
@@ -280,7 +340,7 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         role = "tv" if auth.get("role") == "tv" else "phone"
         key = auth.get("key")
         host_screen = role == "tv" and (
-            _is_loopback(request.remote_addr)
+            is_loopback(request.remote_addr)
             or (isinstance(key, str) and secrets.compare_digest(key, app.config["HOST_KEY"]))
         )
         engine.submit(request.sid, "connect", None, {
@@ -297,18 +357,20 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         engine.submit(request.sid, "disconnect")
 
     def make_handler(kind: str):
-        def handler(payload: Any = None) -> None:
-            engine.submit(request.sid, kind, payload)
+        def handler(*args: Any) -> None:
+            # One payload per event. Two or more (or none) are answered "malformed" by the engine,
+            # in order, instead of a TypeError traceback in python-socketio.
+            if len(args) == 1:
+                engine.submit(request.sid, kind, args[0])
+            else:
+                engine.submit(request.sid, kind, None, {"arity": len(args)})
         handler.__name__ = f"on_{kind}"
         return handler
 
     for kind in MESSAGE_KINDS:
         socketio.on_event(kind, make_handler(kind))
 
-    @socketio.on("*")
-    def on_unknown(event: Any, payload: Any = None) -> None:
-        # Any other event name is answered "unknown message" by the engine, in order.
-        engine.submit(request.sid, str(event)[:40], payload)
+    socketio.on_namespace(UnknownEvents("/", engine))
 
     return app, socketio, engine
 

@@ -59,10 +59,13 @@ class ServerProcess:
 
     Attributes: ``port``, ``mode``, ``seed``, ``url`` (``http://127.0.0.1:PORT``, the laptop's own
     origin: its ``/tv`` page has host powers), ``lan_url`` (``http://game.lan:PORT``, the phones'
-    LAN-like origin in the browser tests), ``log`` (the file holding stdout and stderr).
+    LAN-like origin in the browser tests), ``log`` (the file holding stdout and stderr; by default
+    ``<data_dir>/server.log``), ``data_dir``.
+    ``fresh=False`` resumes what ``data_dir`` holds (a restart).
     """
 
-    def __init__(self, mode: str, seed: int, data_dir: Path, args: tuple[str, ...] = (),
+    def __init__(self, mode: str, seed: int, data_dir: Path, bind: str = "127.0.0.1",
+                 extra_args: tuple[str, ...] = (), *, fresh: bool = True, log: Path | None = None,
                  rate_limited: bool = False) -> None:
         self.mode = mode
         self.seed = seed
@@ -70,12 +73,14 @@ class ServerProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.lan_url = f"http://{LAN_HOST}:{self.port}"
         data_dir.mkdir(parents=True, exist_ok=True)
-        self.log = data_dir / "server.log"
+        self.data_dir = data_dir
+        self.log = log or data_dir / "server.log"
         self._log_file = open(self.log, "wb")  # noqa: SIM115 - closed in stop()
         cmd = [
             sys.executable, "-m", "partyhost",
-            "--port", str(self.port), "--bind", "127.0.0.1", "--no-browser", "--fresh",
-            "--data", str(data_dir), "--seed", str(seed), "--async-mode", mode, *args,
+            "--port", str(self.port), "--bind", bind, "--no-browser", *(["--fresh"] if fresh else []),
+            "--data", str(data_dir), "--seed", str(seed), "--async-mode", mode,
+            "--allow-host", LAN_HOST, *extra_args,
         ]  # fmt: skip
         if not rate_limited:
             # Scripted clients play at machine speed, far above a finger (a dealer turning a
@@ -142,16 +147,26 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def server(request, tmp_path):
-    """Factory: ``server(mode="eventlet"|"threading", seed=1, args=(), rate_limited=False)
-    -> ServerProcess`` (already up). ``args`` are more command-line options; ``rate_limited``
-    keeps the per-socket rate limit on (off by default: scripted play is faster than a finger)."""
+    """Factory: ``server(mode="eventlet"|"threading", seed=1, bind="127.0.0.1", extra_args=())
+    -> ServerProcess`` (already up).
+
+    ``data=<folder>`` runs it on that data folder (shared by several servers of a test, its log then
+    goes beside it), ``fresh=False`` resumes the party saved there. ``rate_limited=True`` keeps the
+    per-socket rate limit on (off by default: scripted play is faster than a finger).
+    """
     started: list[ServerProcess] = []
     request.node._partyhost_servers = started
 
-    def start(mode: str = "eventlet", seed: int = 1, args: tuple[str, ...] = (),
+    def start(mode: str = "eventlet", seed: int = 1, bind: str = "127.0.0.1",
+              extra_args: tuple[str, ...] = (), data: Path | None = None, fresh: bool = True,
               rate_limited: bool = False) -> ServerProcess:
-        srv = ServerProcess(mode, seed, tmp_path / f"server-{len(started)}-{mode}", tuple(args),
-                            rate_limited)
+        name = f"server-{len(started)}-{mode}"
+        if data is None:
+            srv = ServerProcess(mode, seed, tmp_path / name, bind, extra_args, fresh=fresh,
+                                rate_limited=rate_limited)
+        else:
+            srv = ServerProcess(mode, seed, data, bind, extra_args, fresh=fresh, log=tmp_path / f"{name}.log",
+                                rate_limited=rate_limited)
         started.append(srv)
         try:
             srv.wait_ready()

@@ -116,6 +116,13 @@ class Client:
     def emit(self, event: str, payload) -> None:
         self.client.emit(event, payload)
 
+    def emit_raw(self, text: str, drain: bool = True) -> None:
+        """Send one Socket.IO packet exactly as written, e.g. ``'2["act",{"card":NaN}]'``
+        (what a hostile client can put on the wire: the test client's own encoder refuses NaN)."""
+        self.client.socketio.server._handle_eio_message(self.client.eio_sid, text)
+        if drain:
+            self.rig.drain()
+
     def send(self, event: str, payload: dict, drain: bool = True) -> dict | None:
         """Emit with a fresh id, drain the engine, return the matching ``result``."""
         msg = {"id": f"m{next(_ids)}", **payload}

@@ -186,7 +186,7 @@ def test_clue_refusals():
     refused(g, "dc_clue_too_long", act, g, enc, "clues", clues=["a", "x" * 41, "c"], final=True)
     refused(g, "dc_clue_repeated", act, g, enc, "clues", clues=["Apple", "apple", "c"], final=True)
     refused(g, "dc_not_encryptor", act, g, decoder(g, "white"), "clues", clues=["a", "b", "c"], final=True)
-    refused(g, "dc_stale_round", act, g, enc, "clues", round=2, clues=["a", "b", "c"], final=True)
+    refused(g, "stale", act, g, enc, "clues", round=2, clues=["a", "b", "c"], final=True)
     # a black keyword is no problem for white (and refusing it would tell white a secret)
     act(g, enc, "clues", clues=[g.keywords["black"][0], "Apple", "サボテン"], final=True)
     refused(g, "dc_clues_done", act, g, enc, "clues", clues=["d", "e", "f"], final=True)
@@ -287,7 +287,7 @@ def test_reveal_moves_on_by_tap_by_host_or_by_time():
     write_all(g)
     play_team(g)
     refused(g, "dc_stale_team", act, g, "s2", "next", team="black")
-    refused(g, "bad_action", g.host_apply, {"type": "next", "round": 1}, 1.0)
+    refused(g, "malformed", g.host_apply, {"type": "next", "round": 1}, 1.0)
     refused(g, "unknown_action", g.host_apply, {"type": "lock"}, 1.0)
     g.host_apply({"type": "next", "round": 1, "team": "white"}, 1.0)
     assert g.phase == "guess" and g.active == "black"
@@ -295,7 +295,7 @@ def test_reveal_moves_on_by_tap_by_host_or_by_time():
     assert g.next_deadline() == 2.0 + REVEAL_SECONDS
     g.tick(2.0 + REVEAL_SECONDS)
     assert g.phase == "encrypt" and g.round == 2
-    refused(g, "dc_stale_round", act, g, "s1", "next", round=1, team="black")
+    refused(g, "stale", act, g, "s1", "next", round=1, team="black")
 
 
 def test_clue_sheet_places_clues_under_the_revealed_code():
@@ -481,8 +481,8 @@ def test_three_players_the_team_wins_when_round_five_ends():
 
 def test_bad_and_out_of_order_actions_are_refused_without_change():
     g = make(4, seed=1)
-    refused(g, "bad_action", g.apply, "s1", {"type": "lock", "round": 1, "team": "white", "code": [1, 2]}, 0.0)
-    refused(g, "bad_action", g.apply, "s1", {"type": "nope"}, 0.0)
+    refused(g, "malformed", g.apply, "s1", {"type": "lock", "round": 1, "team": "white", "code": [1, 2]}, 0.0)
+    refused(g, "unknown_action", g.apply, "s1", {"type": "nope"}, 0.0)
     refused(g, "not_a_player", act, g, "s9", "clues", clues=["a", "b", "c"], final=True)
     refused(g, "dc_not_now", act, g, "s3", "lock", team="white", code=[1, 2, 3])
     refused(g, "dc_not_now", act, g, "s3", "next", team="white")
@@ -618,3 +618,16 @@ def test_a_tie_break_guess_in_kana_of_a_kanji_keyword_counts_as_exact():
     act(g, w[0], "kw_guess", words=["いぬ", "ツキ", "橋", "rocket"], final=True)
     act(g, b[0], "kw_guess", words=["", "", "", ""], final=True)
     assert g.judge["black"]["exact"] == [True, True, False, False]
+
+
+def test_a_spectator_or_the_table_helps_with_no_guess():
+    """``group_of`` names the open guess a seat helps with. A seat that does not play (a
+    spectator, or ``None`` for the table) helps with none, also from round 2 when an
+    interception is open (it used to be counted among the interceptors)."""
+    g = make(4, seed=1)
+    play_round(g)
+    write_all(g)
+    assert g.round == 2 and set(g.guesses) == {"decode", "intercept"}
+    assert g.group_of(g.teams["black"][0]) == "intercept"
+    assert g.group_of("s99") is None
+    assert g.group_of(None) is None

@@ -80,7 +80,7 @@ def test_drafts_reach_only_the_team_and_the_tv_moves_on_after_the_reveal():
         assert view["my_guess"] is None and view["role"] == "waiting"
     assert "my_guess" not in tv.state["game"] and tv.state["game"]["guessing"]["decode"] == {"team": "white", "locked": False}
     stale = phones[decoders[1]].act({"type": "lock", "round": 2, "team": "white", "code": [1, 2, 3]})
-    assert not stale["ok"] and stale["code"] == "dc_stale_round"
+    assert not stale["ok"] and stale["code"] == "stale"
     assert phones[decoders[1]].act({"type": "lock", "round": 1, "team": "white", "code": g.codes["white"]})["ok"]
     assert rig.game.phase == "reveal" and tv.state["game"]["reveal"]["code"] == g.codes["white"]
     moved = tv.send("host", {"op": "game", "action": {"type": "next", "round": 1, "team": "white"}})

@@ -178,7 +178,7 @@ def test_bad_claims_are_refused_and_change_nothing():
     hidden = g.deck[0]
     refused("not_face_up", g.apply, "s1", {"type": "claim", "round": 1, "word": "HAN",
                                            "cards": [{"id": i} for i in ids[:2]] + [{"id": hidden}]}, 2.0)
-    refused("stale_round", g.apply, "s1", {"type": "claim", "round": 2, "word": "HANG",
+    refused("stale", g.apply, "s1", {"type": "claim", "round": 2, "word": "HANG",
                                            "cards": [{"id": i} for i in ids_of(g, ["H", "A", "N", "G"])]}, 2.0)
     refused("not_a_joker", claim, g, "s1", "HANG", ["H", "A", "N", "G"], jokers={0: "X"})
     refused("word_too_long", claim, g, "s1", "HANG" * 8, ["H", "A", "N", "G"])
@@ -242,7 +242,7 @@ def test_cards_under_vote_are_held_for_the_claimant():
     assert g.phase == "vote" and g.view(None)["vote"]["voters"] == ["s2", "s3"]
     refused("card_taken", claim, g, "s2", "ZUR", ["Z", "U", "R"])
     refused("word_vote_open", claim, g, "s2", "NET", ["N", "E", "T"])
-    refused("not_a_voter", g.apply, "s1", {"type": "vote", "ballot": "accept"}, 2.5)
+    refused("not_a_voter", g.apply, "s1", {"type": "vote", "vote": g.vote["id"], "ballot": "accept"}, 2.5)
 
 
 # --- votes and picks (§2; RULES.md) --------------------------------------------------------------
@@ -251,7 +251,7 @@ def test_an_accepted_unknown_word_takes_the_cards():
     g = new_game()
     turn_up(g, ["Z", "U", "R", "K"])
     claim(g, "s1", "ZURK", ["Z", "U", "R", "K"])
-    g.apply("s2", {"type": "vote", "ballot": "accept"}, 3.0)
+    g.apply("s2", {"type": "vote", "vote": g.vote["id"], "ballot": "accept"}, 3.0)
     assert g.phase == "turning" and len(g.piles["s1"]) == 4 and g.claim["voted"]
 
 
@@ -259,7 +259,7 @@ def test_the_host_overrules_the_vote():
     g = new_game()
     turn_up(g, ["Z", "U", "R", "K", "E", "N"])
     claim(g, "s1", "ZURK", ["Z", "U", "R", "K"])
-    g.host_apply({"type": "overrule", "outcome": "reject"}, 3.0)
+    g.host_apply({"type": "overrule", "vote": g.vote["id"], "outcome": "reject"}, 3.0)
     assert g.phase == "picking" and g.view(None)["claim"]["status"] == "rejected"
 
 
@@ -268,7 +268,7 @@ def test_a_rejected_word_lets_every_other_player_pick_a_card():
     turn_up(g, ["Z", "U", "R", "K", "E", "N"])
     claim(g, "s1", "ZURK", ["Z", "U", "R", "K"])
     for s in ("s2", "s3"):
-        g.apply(s, {"type": "vote", "ballot": "reject"}, 3.0)
+        g.apply(s, {"type": "vote", "vote": g.vote["id"], "ballot": "reject"}, 3.0)
     assert g.phase == "picking" and g.picking["pickers"] == ["s2", "s3", "s4"]
     assert len(g.table) == 6  # the claim's cards went back to the row
     z = ids_of(g, ["Z"])[0]
@@ -291,7 +291,7 @@ def test_when_the_table_runs_short_the_pickers_take_from_the_deck():
     g = new_game(5)
     turn_up(g, ["Z", "U", "R", "K"])
     claim(g, "s1", "ZURK", ["Z", "U", "R", "K"])
-    g.host_apply({"type": "overrule", "outcome": "reject"}, 3.0)
+    g.host_apply({"type": "overrule", "vote": g.vote["id"], "outcome": "reject"}, 3.0)
     deck_before = len(g.deck)
     for i, s in enumerate(("s2", "s3", "s4", "s5")):
         g.apply(s, {"type": "pick", "round": 1, "card": g.table[0]}, 4.0 + i)
@@ -299,7 +299,7 @@ def test_when_the_table_runs_short_the_pickers_take_from_the_deck():
     g2 = new_game(6)
     turn_up(g2, ["Z", "U", "R", "K"])
     claim(g2, "s1", "ZURK", ["Z", "U", "R", "K"])
-    g2.host_apply({"type": "overrule", "outcome": "reject"}, 3.0)
+    g2.host_apply({"type": "overrule", "vote": g2.vote["id"], "outcome": "reject"}, 3.0)
     deck_before = len(g2.deck)
     for s in ("s2", "s3", "s4", "s5"):
         g2.apply(s, {"type": "pick", "round": 1, "card": g2.table[0]}, 4.0)
@@ -403,7 +403,7 @@ def test_the_host_deals_for_a_next_dealer_whose_phone_is_gone():
     play_round_out(g, 1.0)
     assert g.view(None)["next_dealer"] == "s2"
     refused("not_dealer", g.apply, "s3", {"type": "deal", "round": 2}, 2.0)
-    refused("stale_round", g.host_apply, {"type": "deal", "round": 3}, 2.0)
+    refused("stale", g.host_apply, {"type": "deal", "round": 3}, 2.0)
     g.host_apply({"type": "deal", "round": 2}, 2.0)
     assert g.round == 2 and g.dealer == "s2" and g.phase == "turning" and g.card_count() == 66
     refused("not_scored", g.host_apply, {"type": "deal", "round": 3}, 2.5)
@@ -469,14 +469,30 @@ def test_no_victory_tile_for_a_round_in_which_nobody_took_a_card():
     assert not g.over and sum(g.tiles.values()) == 1
 
 
+def test_a_refused_deal_past_the_planned_rounds_changes_nothing():
+    # with victory tiles the rotation goes on past the planned rounds; a deal by the wrong seat
+    # at that point was refused, but only after the next dealer had been added to the plan
+    g = new_game(4, victory_tiles=True)
+    for number in range(2, 5):  # four rounds nobody takes a card in: no tiles, the plan is used up
+        play_round_out(g, 1.0)
+        g.apply(g.view(None)["next_dealer"], {"type": "deal", "round": number}, 2.0)
+    play_round_out(g, 3.0)
+    assert g.round == len(g.dealers) == 4 and not g.over and g.view(None)["next_dealer"] == "s1"
+    before = g.to_dict()
+    refused("not_dealer", g.apply, "s2", {"type": "deal", "round": 5}, 4.0)
+    assert g.to_dict() == before
+    g.apply("s1", {"type": "deal", "round": 5}, 5.0)
+    assert g.dealer == "s1" and g.dealers == ["s1", "s2", "s3", "s4", "s1"]
+
+
 def test_a_snapshot_round_trips():
     g = new_game(3)
     turn_up(g, ["Z", "U", "R", "K"])
     claim(g, "s1", "ZURK", ["Z", "U", "R", "K"])
     h = Diabolo.from_dict(g.to_dict(), random.Random(2))
     assert h.to_dict() == g.to_dict() and h.view("s2") == g.view("s2")
-    h.apply("s2", {"type": "vote", "ballot": "reject"}, 3.0)
-    h.apply("s3", {"type": "vote", "ballot": "reject"}, 3.0)
+    h.apply("s2", {"type": "vote", "vote": h.vote["id"], "ballot": "reject"}, 3.0)
+    h.apply("s3", {"type": "vote", "vote": h.vote["id"], "ballot": "reject"}, 3.0)
     assert h.phase == "picking"
 
 
@@ -484,7 +500,7 @@ def test_a_kicked_player_leaves_the_vote_and_the_rotation():
     g = new_game(4)
     turn_up(g, ["Z", "U", "R", "K"])
     claim(g, "s1", "ZURK", ["Z", "U", "R", "K"])
-    g.apply("s2", {"type": "vote", "ballot": "reject"}, 3.0)
+    g.apply("s2", {"type": "vote", "vote": g.vote["id"], "ballot": "reject"}, 3.0)
     g.leave("s3", 3.5)
     assert g.view(None)["vote"]["voters"] == ["s2", "s4"]
     g.leave("s1", 4.0)  # the claimant: the claim is withdrawn, the cards stay on the table
@@ -526,7 +542,7 @@ def test_picks_when_both_the_table_and_the_deck_are_empty_give_nothing():
     g.piles["s1"] = [i for i in g.table if i not in keep]
     g.table = keep
     claim(g, "s2", "ZURK", ["Z", "U", "R", "K"], now=2.0)
-    g.host_apply({"type": "overrule", "outcome": "reject"}, 3.0)
+    g.host_apply({"type": "overrule", "vote": g.vote["id"], "outcome": "reject"}, 3.0)
     g.apply("s1", {"type": "pick", "round": 1, "card": g.table[0]}, 4.0)
     g.apply("s3", {"type": "pick", "round": 1, "card": g.table[0]}, 4.0)
     # two cards left on the table: fewer than any word needs, the deck is out: the round ends

@@ -89,10 +89,10 @@ def test_an_unknown_word_goes_to_the_phones_and_the_tv_host_overrules():
     ids = lay_out(rig.game, ["Z", "U", "R", "K", "E"])
     assert a.act({"type": "claim", "round": 1, "word": "ZURK", "cards": [{"id": ids[f]} for f in "ZURK"]})["ok"]
     assert b.state["game"]["phase"] == "vote" and b.state["game"]["vote"]["voters"] == [b.seat, c.seat]
-    assert a.act({"type": "vote", "ballot": "accept"})["code"] == "not_a_voter"
-    assert b.act({"type": "vote", "ballot": "reject"})["ok"]  # 1 of 2: not yet decided
-    assert a.send("host", {"op": "game", "action": {"type": "overrule", "outcome": "reject"}})["code"] == "not_host"
-    assert tv.send("host", {"op": "game", "action": {"type": "overrule", "outcome": "reject"}})["ok"]
+    assert a.act({"type": "vote", "vote": rig.game.vote["id"], "ballot": "accept"})["code"] == "not_a_voter"
+    assert b.act({"type": "vote", "vote": rig.game.vote["id"], "ballot": "reject"})["ok"]  # 1 of 2: not yet decided
+    assert a.send("host", {"op": "game", "action": {"type": "overrule", "vote": rig.game.vote["id"], "outcome": "reject"}})["code"] == "not_host"
+    assert tv.send("host", {"op": "game", "action": {"type": "overrule", "vote": rig.game.vote["id"], "outcome": "reject"}})["ok"]
     assert c.state["game"]["phase"] == "picking"
     assert b.act({"type": "pick", "round": 1, "card": ids["Z"]})["ok"]
     assert c.act({"type": "pick", "round": 1, "card": ids["Z"]})["code"] == "card_taken"
@@ -132,3 +132,23 @@ def test_a_doubled_claim_is_refused_and_takes_nothing_more():
     assert codes == ["card_taken", "card_taken"]  # refused messages do not use their id up
     assert [p["cards"] for p in tv.state["game"]["players"]] == [0, 4, 0]
     assert rig.game.card_count() == 66
+
+
+def test_a_late_ballot_for_an_earlier_vote_never_decides_the_next_one():
+    """Reproduced before ballots named their vote: c's "accept" for ZURK, sent as ZURK's vote
+    closed, arrived once the table was voting on NAUK and took NAUK for b with nobody voting."""
+    rig, tv, (a, b, c) = start()
+    ids = lay_out(rig.game, ["Z", "U", "R", "K"])
+    assert a.act({"type": "claim", "round": 1, "word": "ZURK", "cards": [{"id": ids[f]} for f in "ZURK"]})["ok"]
+    first = tv.state["game"]["vote"]["id"]
+    assert tv.send("host", {"op": "game", "action": {"type": "overrule", "vote": first, "outcome": "reject"}})["ok"]
+    ids = lay_out(rig.game, ["N", "A", "U", "K"])
+    assert b.act({"type": "claim", "round": 1, "word": "NAUK", "cards": [{"id": ids[f]} for f in "NAUK"]})["ok"]
+    second = tv.state["game"]["vote"]["id"]
+    assert second != first and rig.game.phase == "vote"
+    late = c.act({"type": "vote", "vote": first, "ballot": "accept"})
+    assert late["ok"] is False and late["code"] == "vote_gone", late
+    assert rig.game.phase == "vote" and tv.state["game"]["vote"]["ballots"] == {}
+    assert tv.send("host", {"op": "game", "action": {"type": "overrule", "vote": first,
+                                                    "outcome": "accept"}})["code"] == "vote_gone"
+    assert c.act({"type": "vote", "vote": second, "ballot": "accept"})["ok"]

@@ -49,7 +49,7 @@ def step(g: Diabolo, data, now: float) -> None:
     elif op == "claim":
         g.apply(seat, random_claim(g, data, seat), now)
     elif op == "vote":
-        g.apply(seat, {"type": "vote", "ballot": data.draw(st.sampled_from(["accept", "reject"]))}, now)
+        g.apply(seat, {"type": "vote", "vote": (g.vote or {}).get("id", 1), "ballot": data.draw(st.sampled_from(["accept", "reject"]))}, now)
     elif op == "pick":
         card = data.draw(st.sampled_from(g.table)) if g.table else 0
         g.apply(seat, {"type": "pick", "round": g.round, "card": card}, now)
@@ -58,7 +58,7 @@ def step(g: Diabolo, data, now: float) -> None:
     elif op == "deal":
         g.apply(seat, {"type": "deal", "round": g.round + 1}, now)
     elif op == "overrule":
-        g.host_apply({"type": "overrule", "outcome": data.draw(st.sampled_from(["accept", "reject"]))}, now)
+        g.host_apply({"type": "overrule", "vote": (g.vote or {}).get("id", 1), "outcome": data.draw(st.sampled_from(["accept", "reject"]))}, now)
 
 
 def check(g: Diabolo) -> None:

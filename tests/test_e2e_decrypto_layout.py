@@ -37,7 +37,7 @@ def act(page, action: dict) -> None:
 def play_round(tv, by_seat: dict, counter: list[int], *, stop_at_last_reveal: bool = False) -> None:
     """Both encryptors send three long clues; decoders decode right, nobody intercepts."""
     # right after スタート the TV may not have the game's first state yet
-    tv.wait_for_function("PH.last && PH.last.game && PH.last.game.phase === 'encrypt'")
+    tv.wait_for_function("() => PH.last && PH.last.game && PH.last.game.phase === 'encrypt'")
     g = game(tv)
     rnd = g["round"]
     for team in g["encrypting"]:
@@ -48,19 +48,19 @@ def play_round(tv, by_seat: dict, counter: list[int], *, stop_at_last_reveal: bo
         act(by_seat[g["encryptors"][team]], {"type": "clues", "round": rnd, "clues": clues, "final": True})
     for team in g["encrypting"]:
         expect(tv.get_by_test_id("clues")).to_be_visible()
-        tv.wait_for_function(f"PH.last.game.phase === 'guess' && PH.last.game.active === '{team}'")
+        tv.wait_for_function(f"() => PH.last.game.phase === 'guess' && PH.last.game.active === '{team}'")
         g = game(tv)
         code = game(by_seat[g["encryptors"][team]])["my_code"]
         for kind, x in g["guessing"].items():
             member = next(s for s in g["teams"][x["team"]] if s != g["encryptors"][team])
             guess = code if kind == "decode" else list(reversed(code))
             act(by_seat[member], {"type": "lock", "round": rnd, "team": team, "code": guess})
-        tv.wait_for_function("PH.last.game.phase !== 'guess'")
+        tv.wait_for_function("() => PH.last.game.phase !== 'guess'")
         if stop_at_last_reveal and rnd == 8 and team == "white":
             return
         if game(tv)["phase"] == "reveal":
             act(by_seat[g["teams"]["white"][0]], {"type": "next", "round": rnd, "team": team})
-            tv.wait_for_function(f"PH.last.game.phase !== 'reveal' || PH.last.game.active !== '{team}'")
+            tv.wait_for_function(f"() => PH.last.game.phase !== 'reveal' || PH.last.game.active !== '{team}'")
 
 
 def outside(page, box_selector: str, item_selector: str) -> list[str]:
@@ -119,12 +119,12 @@ def test_waiting_for_a_guess_names_the_players_and_a_dropped_phone(server, brows
             ph.join()
         tv.locator("[data-choose=decrypto]").click()
         tv.get_by_test_id("start").click()
-        tv.wait_for_function("PH.last && PH.last.game && PH.last.game.phase === 'encrypt'")
+        tv.wait_for_function("() => PH.last && PH.last.game && PH.last.game.phase === 'encrypt'")
         by_seat = {seat(ph.page): ph for ph in phones}
         g = game(tv)
         for team in g["encrypting"]:
             act(by_seat[g["encryptors"][team]].page, {"type": "clues", "round": 1, "clues": [f"{team}1", f"{team}2", f"{team}3"], "final": True})
-        tv.wait_for_function("PH.last.game.phase === 'guess'")
+        tv.wait_for_function("() => PH.last.game.phase === 'guess'")
         g = game(tv)
         team = g["active"]
         decoders = [by_seat[s] for s in g["teams"][team] if s != g["encryptors"][team]]
@@ -155,13 +155,13 @@ def test_the_deciding_reveal_stays_on_the_tv_with_the_result(server, browser, pw
             ph.join()
         tv.locator("[data-choose=decrypto]").click()
         tv.get_by_test_id("start").click()
-        tv.wait_for_function("PH.last && PH.last.game && PH.last.game.phase === 'encrypt'")
+        tv.wait_for_function("() => PH.last && PH.last.game && PH.last.game.phase === 'encrypt'")
         by_seat = {seat(ph.page): ph.page for ph in phones}
         for rnd in (1, 2):
             g = game(tv)
             team = g["encrypting"][0]
             act(by_seat[g["encryptors"][team]], {"type": "clues", "round": rnd, "clues": [f"r{rnd}a", f"r{rnd}b", f"r{rnd}c"], "final": True})
-            tv.wait_for_function("PH.last.game.phase === 'guess'")
+            tv.wait_for_function("() => PH.last.game.phase === 'guess'")
             g = game(tv)
             code = game(by_seat[g["encryptors"][team]])["my_code"]
             decoder = next(s for s in g["teams"][team] if s != g["encryptors"][team])
@@ -174,9 +174,9 @@ def test_the_deciding_reveal_stays_on_the_tv_with_the_result(server, browser, pw
                 expect(by_seat[lone].get_by_test_id("draft-by")).not_to_contain_text("チーム")
                 act(by_seat[lone], {"type": "lock", "round": rnd, "team": team, "code": code})
             else:
-                tv.wait_for_function("PH.last.game.phase === 'reveal'")
+                tv.wait_for_function("() => PH.last.game.phase === 'reveal'")
                 act(by_seat[decoder], {"type": "next", "round": rnd, "team": team})
-                tv.wait_for_function("PH.last.game.round === 2")
+                tv.wait_for_function("() => PH.last.game.round === 2")
         expect(tv.get_by_test_id("dc-result")).to_be_visible()
         reveal = tv.get_by_test_id("reveal")
         expect(reveal).to_be_visible()

@@ -182,7 +182,17 @@ def test_a_seeded_round_with_a_tv_and_three_phones(server, browser, pw):
         expect(tv.get_by_test_id("overrule-reject")).to_be_visible()  # the TV is the host
         shot(tv, "diabolo-tv-vote.png")
         shot(b, "diabolo-phone-vote.png")
+        # a ballot names the vote it was drawn for, and both buttons are off until the answer:
+        # b's answer is held back here, so a second tap cannot send again
+        vote_id = b.evaluate("() => PH.last.game.vote.id")
+        b.evaluate("""() => { window.__sent = []; window.__act = PH.act;
+            PH.act = (a) => { window.__sent.push(a); return new Promise(() => {}); }; }""")
         b.get_by_test_id("reject").tap()
+        expect(b.get_by_test_id("reject")).to_be_disabled()
+        expect(b.get_by_test_id("accept")).to_be_disabled()
+        b.get_by_test_id("accept").tap(force=True)
+        assert b.evaluate("() => window.__sent") == [{"type": "vote", "vote": vote_id, "ballot": "reject"}]
+        b.evaluate("() => { PH.act = window.__act; return PH.act(window.__sent[0]); }")
         c.get_by_test_id("reject").tap()
         expect(b.get_by_test_id("pick-prompt")).to_be_visible()
         expect(a.get_by_test_id("pick-prompt")).to_have_count(0)
@@ -248,7 +258,7 @@ def test_the_phone_spells_and_folds_as_the_server_does(server, browser):
     page = browser.new_context().new_page()
     try:
         page.goto(srv.url + "/tv")
-        page.wait_for_function("typeof PH !== 'undefined' && !!PH.games.diabolo")
+        page.wait_for_function("() => typeof PH !== 'undefined' && !!PH.games.diabolo")
         rng = random.Random(5)
         words = sorted(latin.words("de"))
         cases = []

@@ -73,7 +73,7 @@ def test_tv_and_two_phones_play_and_rejoin(server, sio_peer, mode):
     gone = low.act(type="play", level=1, card=hands[high.seat][0])
     assert gone["ok"] is False and gone["code"] == "card_gone"
     stale = low.act(type="play", level=2, card=hands[low.seat][0])
-    assert stale["ok"] is False and stale["code"] == "stale_level"
+    assert stale["ok"] is False and stale["code"] == "stale"
     played = low.act(type="play", level=1, card=hands[low.seat][0])
     assert played["ok"] is True, played
     tv.wait_state(lambda s: [c["card"] for c in s["game"]["pile"]] == hands[low.seat], "the play on the pile")

@@ -205,7 +205,7 @@ def test_players_with_empty_hands_must_also_ready():
 
 def test_ready_for_a_stale_level_is_refused():
     g = make()
-    refused(g, "stale_level", act, g, "a", "ready", 0.0, ready=True, level=2)
+    refused(g, "stale", act, g, "a", "ready", 0.0, ready=True, level=2)
 
 
 # --- playing a level -----------------------------------------------------------------------------
@@ -336,10 +336,10 @@ def test_last_life_lost_with_cards_left_is_lost_too():
 def test_wrong_level_is_refused_stale_level():
     g = with_hands(make(), {"a": [10], "b": [20]})
     ready_all(g, 0.0)
-    err = refused(g, "stale_level", play, g, "a", 10, 1.0, level=2)
+    err = refused(g, "stale", play, g, "a", 10, 1.0, level=2)
     assert err.params == {"level": 2, "current": 1}
-    refused(g, "stale_level", act, g, "a", "stop", 1.0, level=3)
-    refused(g, "stale_level", act, g, "a", "propose_shuriken", 1.0, level=2)
+    refused(g, "stale", act, g, "a", "stop", 1.0, level=3)
+    refused(g, "stale", act, g, "a", "propose_shuriken", 1.0, level=2)
 
 
 def test_only_the_lowest_card_may_be_played():
@@ -352,12 +352,13 @@ def test_only_the_lowest_card_may_be_played():
 def test_spectator_and_malformed_actions_are_refused():
     g = make()
     refused(g, "not_a_player", act, g, "zz", "ready", 0.0, ready=True)
-    refused(g, "bad_action", g.apply, "a", {"type": "dance"}, 0.0)
-    refused(g, "bad_action", g.apply, "a", {"type": "play", "level": 1}, 0.0)
-    refused(g, "bad_action", g.apply, "a", {"type": "play", "level": 1, "card": "7"}, 0.0)
-    refused(g, "bad_action", g.apply, "a", "ready", 0.0)
-    refused(g, "bad_action", g.apply, "a", {"type": ["ready"]}, 0.0)
-    refused(g, "bad_action", g.apply, "a", {"type": "ready", "level": 1, "ready": True, "x": 1}, 0.0)
+    # the shared pipeline answers as the engine does (one schema check, one set of codes)
+    refused(g, "unknown_action", g.apply, "a", {"type": "dance"}, 0.0)
+    refused(g, "malformed", g.apply, "a", {"type": "play", "level": 1}, 0.0)
+    refused(g, "malformed", g.apply, "a", {"type": "play", "level": 1, "card": "7"}, 0.0)
+    refused(g, "malformed", g.apply, "a", "ready", 0.0)
+    refused(g, "malformed", g.apply, "a", {"type": ["ready"]}, 0.0)
+    refused(g, "malformed", g.apply, "a", {"type": "ready", "level": 1, "ready": True, "x": 1}, 0.0)
 
 
 # --- stop ----------------------------------------------------------------------------------------
@@ -613,7 +614,7 @@ def test_every_refusal_leaves_the_state_unchanged():
         ("not_playing", lambda: act(g, "a", "stop", 0.5)),
         ("stale_proposal", lambda: act(g, "a", "vote_shuriken", 0.5, proposal=1, agree=True)),
         ("not_a_player", lambda: act(g, "x", "ready", 0.5, ready=True)),
-        ("stale_level", lambda: act(g, "a", "ready", 0.5, ready=True, level=4)),
+        ("stale", lambda: act(g, "a", "ready", 0.5, ready=True, level=4)),
     ]
     for code, fn in cases:
         refused(g, code, fn)
@@ -621,7 +622,7 @@ def test_every_refusal_leaves_the_state_unchanged():
     cases = [
         ("card_gone", lambda: play(g, "a", 20, 1.5)),
         ("not_lowest", lambda: play(g, "a", 50, 1.5)),
-        ("stale_level", lambda: play(g, "a", 10, 1.5, level=2)),
+        ("stale", lambda: play(g, "a", 10, 1.5, level=2)),
         ("already_playing", lambda: act(g, "a", "ready", 1.5, ready=True)),
     ]
     for code, fn in cases:

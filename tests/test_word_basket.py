@@ -483,8 +483,8 @@ def test_card_not_in_hand_and_doubled_taps():
     serial = g.field["serial"]
     play(g, "s1", K("る"), "あひる")
     refused(g, "wb_card_not_in_hand", "s1", {"type": "play", "field": serial, "card": K("る"), "word": "あひる"})
-    refused(g, "bad_action", "s1", {"type": "play", "field": serial, "card": 99, "word": "あひる"})
-    refused(g, "bad_action", "s1", {"type": "fly"})
+    refused(g, "malformed", "s1", {"type": "play", "field": serial, "card": 99, "word": "あひる"})
+    refused(g, "unknown_action", "s1", {"type": "fly"})
     refused(g, "not_a_player", "s9", {"type": "reach"})
 
 
@@ -515,7 +515,7 @@ def test_a_kicked_player_s_cards_go_back_into_the_deck():
 
 
 def test_every_refusal_code_has_words_in_both_languages():
-    source = Path(wb.__file__).read_text("utf-8")
+    source = "".join(p.read_text("utf-8") for p in Path(wb.__file__).parent.glob("word_basket*.py"))
     codes = set(re.findall(r'RuleError\("(wb_[a-z_]+)"', source))
     codes |= {"wb_word_empty", "wb_word_not_kana", "wb_word_too_long"}
     assert len(codes) > 25

@@ -10,8 +10,12 @@ tokens or sockets.
 
 from __future__ import annotations
 
+import json
 import random
+from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from . import schema
 
 
 class RuleError(Exception):
@@ -30,40 +34,119 @@ class RuleError(Exception):
         super().__init__(code)
         self.code = code
         self.params = params
+        self.scope: str | None = None
+        """The game (``KEY``) that refused, set by the pipeline: the phone's text is the game's own
+        ``<KEY>.err.<code>`` when the game words it, else the shared ``err.<code>``."""
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"RuleError({self.code!r}, {self.params!r})"
 
 
-class Game:
-    """Base class of a game's rules.
+def plain(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars), for views that hand out parts of
+    the state: much cheaper than ``copy.deepcopy``."""
+    kind = type(value)
+    if kind is dict:
+        return {k: plain(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [v if type(v) in (int, float, str, bool) else plain(v) for v in value]
+    return value
 
-    Subclasses set the class attributes and implement every method below. Actions are plain
-    dicts with a ``"type"`` key; ``ACTIONS`` maps each type to a JSON Schema (draft 2020-12)
-    for the rest of the dict, which the engine checks before ``apply`` is called, so ``apply``
-    may assume well-formed input and only checks the rules.
+
+class SnapshotError(ValueError):
+    """A game snapshot that cannot be restored: another game's, a newer version than this code
+    knows, or one whose migration failed. The party keeps its seats and returns to the lobby."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One kind of action a game accepts, declared in :attr:`Game.MOVES` or :attr:`Game.HOST_MOVES`.
+
+    Attributes:
+        schema: JSON Schema (draft 2020-12, integers are JSON integers) of the whole action dict,
+            ``"type"`` included; checked once, by the pipeline, before the handler runs.
+        handler: name of the method that applies it: ``handler(seat, action, now)`` for a player's
+            move, ``handler(action, now)`` for a host move. It checks only the rules, raises
+            :class:`RuleError` before changing anything, and does not bump ``version``.
+        stale: the action carries the game's :attr:`Game.STALE_FIELD` (``"level"``, ``"round"``):
+            one made against an earlier value is refused ``stale`` before the handler runs.
+        players_only: only a seat playing this game may make it (``not_a_player`` otherwise).
+    """
+
+    schema: dict
+    handler: str
+    stale: bool = False
+    players_only: bool = True
+
+
+class Game:
+    """Base class of a game's rules: the action pipeline, events and snapshots live here once.
+
+    A game declares its moves and keeps only its rules. Actions are plain dicts with a ``"type"``
+    key. :meth:`apply` (a player's move) and :meth:`host_apply` (the host's move) run the same
+    pipeline, in this order, so every game refuses the same things the same way:
+
+    1. the action is a dict whose ``type`` is declared (``unknown_action``) and matches its
+       schema (``malformed`` with a ``detail``);
+    2. the game is not over (``game_over``);
+    3. for a player's move declared ``players_only``: the seat plays (``not_a_player``);
+    4. for a move declared ``stale``: ``action[STALE_FIELD]`` equals :meth:`stale_value`, else
+       ``stale`` with params ``<STALE_FIELD>`` (the value sent) and ``current``;
+    5. the handler applies the rules (raising before it changes anything);
+    6. ``version`` goes up by one.
 
     Class attributes:
         KEY: registry key, e.g. ``"the_mind"``.
         MIN_PLAYERS / MAX_PLAYERS: seat count bounds, inclusive.
         OPTIONS: JSON Schema of the lobby options object (with defaults), ``{}`` when none.
-        ACTIONS: ``{type: JSON Schema of the action dict}``.
-        HOST_ACTIONS: ``{type: JSON Schema}`` of the host's own in-game moves (overruling a
-            table vote…), sent as ``host {op: "game", action}`` and applied by ``host_apply``.
+        MOVES / HOST_MOVES: ``{type: Move}``. ``ACTIONS`` and ``HOST_ACTIONS`` (``{type: schema}``,
+            what the registry and the protocol document) are derived from them.
+        STALE_FIELD: the action field that names the state a move was made against.
+        STATE_VERSION: version of this game's snapshot layout; raise it when the layout changes
+            and teach :meth:`migrate` the step.
+        FIELDS: the attributes that make up the state (JSON-ready values): :meth:`to_dict`
+            writes them, :meth:`from_dict` restores them, all of them (a field added later
+            means a new :attr:`STATE_VERSION` whose :meth:`migrate` step fills it in).
         SCRIPT: the game's renderer under ``partyhost/static/`` (``js/<game>.js``), loaded by
             every page; it registers ``PH.games[KEY] = {phone(root, s), tv(root, s),
             lobby?(root, s)}``. ``lobby`` (optional) draws the game's options in the lobby.
         STYLE: the game's stylesheet under ``partyhost/static/``, or ``""`` when it has none.
+
+    Instance attributes every game has: ``players`` (seat ids), ``version`` (int, +1 per change),
+    ``event_n`` and ``last_event`` (the latest event, ``{"n", "kind", …}``, see :meth:`_event`).
     """
 
     KEY: ClassVar[str] = ""
     MIN_PLAYERS: ClassVar[int] = 1
     MAX_PLAYERS: ClassVar[int] = 1
     OPTIONS: ClassVar[dict] = {"type": "object", "properties": {}, "additionalProperties": False}
+    MOVES: ClassVar[dict[str, Move]] = {}
+    HOST_MOVES: ClassVar[dict[str, Move]] = {}
     ACTIONS: ClassVar[dict[str, dict]] = {}
     HOST_ACTIONS: ClassVar[dict[str, dict]] = {}
+    STALE_FIELD: ClassVar[str] = "round"
+    STATE_VERSION: ClassVar[int] = 1
+    FIELDS: ClassVar[tuple[str, ...]] = ()
     SCRIPT: ClassVar[str] = ""
     STYLE: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "MOVES" in cls.__dict__:
+            cls.ACTIONS = {kind: move.schema for kind, move in cls.MOVES.items()}
+        if "HOST_MOVES" in cls.__dict__:
+            cls.HOST_ACTIONS = {kind: move.schema for kind, move in cls.HOST_MOVES.items()}
+        for moves in (cls.MOVES, cls.HOST_MOVES):
+            for kind, move in moves.items():
+                schema.validator(move.schema)  # a broken schema fails at import, not in play
+                if not callable(getattr(cls, move.handler, None)):
+                    raise TypeError(f"{cls.__name__}: move {kind!r} names no method {move.handler!r}")
+
+    def __init__(self) -> None:
+        self.players: list[str] = []
+        self.version = 0
+        self.event_n = 0
+        self.last_event: dict | None = None
 
     @classmethod
     def prepare(cls) -> None:
@@ -78,15 +161,58 @@ class Game:
         """
         raise NotImplementedError
 
+    # ----- the action pipeline ------------------------------------------------------------------
     def apply(self, seat: str, action: dict, now: float) -> None:
-        """Apply one stamped action of ``seat``. Raises RuleError and changes nothing if refused."""
-        raise NotImplementedError
+        """Apply one stamped action of ``seat`` (game-clock seconds ``now``) through the pipeline
+        (see the class docstring). Raises :class:`RuleError` and changes nothing if refused."""
+        try:
+            move = self._move(action, self.MOVES, host=False)
+            if self.over:
+                raise RuleError("game_over")
+            if move.players_only and seat not in self.players:
+                raise RuleError("not_a_player")
+            self._check_stale(move, action)
+            getattr(self, move.handler)(seat, action, float(now))
+        except RuleError as error:
+            error.scope = error.scope or self.KEY
+            raise
+        self.version += 1
 
     def host_apply(self, action: dict, now: float) -> None:
-        """Apply one of the host's in-game moves (``HOST_ACTIONS``); the host may be the TV, which
-        has no seat. Raises RuleError and changes nothing if refused."""
-        raise RuleError("unknown_action", type=str(action.get("type", ""))[:40])
+        """Apply one of the host's in-game moves (``HOST_MOVES``); the host may be the TV, which
+        has no seat. Same pipeline as :meth:`apply`, without the seat check."""
+        try:
+            move = self._move(action, self.HOST_MOVES, host=True)
+            if self.over:
+                raise RuleError("game_over")
+            self._check_stale(move, action)
+            getattr(self, move.handler)(action, float(now))
+        except RuleError as error:
+            error.scope = error.scope or self.KEY
+            raise
+        self.version += 1
 
+    def _move(self, action: object, moves: dict[str, Move], host: bool) -> Move:
+        schema.check_action(type(self), action, host=host)
+        return moves[action["type"]]  # type: ignore[index]
+
+    def stale_value(self) -> Any:
+        """The current value of :attr:`STALE_FIELD` (the level or round now being played).
+        Default: the attribute of that name."""
+        return getattr(self, self.STALE_FIELD)
+
+    def _check_stale(self, move: Move, action: dict) -> None:
+        if move.stale and action[self.STALE_FIELD] != self.stale_value():
+            raise RuleError("stale", current=self.stale_value(),
+                            **{self.STALE_FIELD: action[self.STALE_FIELD]})
+
+    def _event(self, kind: str, **fields: Any) -> None:
+        """Record the latest event (``{"n", "kind", **fields}``; ``n`` counts up, so a screen
+        reacts once per event). Fields must be public: every view may show them."""
+        self.event_n += 1
+        self.last_event = {"n": self.event_n, "kind": kind, **fields}
+
+    # ----- the clock ----------------------------------------------------------------------------
     def tick(self, now: float) -> None:
         """Fire whatever the clock drives once ``now >= next_deadline()``."""
 
@@ -112,11 +238,87 @@ class Game:
         """What ``seat`` may know, JSON-ready. ``seat=None`` is the table (TV, spectators)."""
         raise NotImplementedError
 
-    def to_dict(self) -> dict:
-        """A full JSON-ready snapshot of the state (secrets included: for store and tests)."""
+    # ----- for the conformance suite and bots ---------------------------------------------------
+    def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:
+        """A few actions ``seat`` could sensibly make now (``seat=None``: the host's moves), mostly
+        legal, cheap to compute. The conformance suite (``tests/test_conformance.py``) plays
+        whole games from them, the engine fuzz test mutates them, a demo bot could play them.
+        Every game implements it; a game that can end only by play must be able to end this way.
+        Default: none."""
+        return []
+
+    def redeal_hidden(self, seat: str | None, rng: random.Random) -> "Game":
+        """A copy of this game in which everything ``seat`` may not know is dealt anew (other
+        hands, the deck, another team's code…) and everything it may know is kept. The
+        conformance suite checks that ``view(seat)`` is the same for both: no view depends on
+        a secret it must not show (non-interference). Every game implements it.
+
+        Raises:
+            NotImplementedError: the game has not said what its secrets are.
+        """
         raise NotImplementedError
+
+    # ----- snapshots ----------------------------------------------------------------------------
+    def encode_field(self, name: str, value: Any) -> Any:
+        """A field's JSON-ready form for :meth:`to_dict` (default: the value itself). Override for
+        a field held as an object (e.g. a :class:`~partyhost.games.vote.TableVote`)."""
+        return value
+
+    @classmethod
+    def decode_field(cls, name: str, data: Any) -> Any:
+        """The inverse of :meth:`encode_field` for :meth:`from_dict`."""
+        return data
+
+    def to_dict(self) -> dict:
+        """A full JSON-ready snapshot of the state (secrets included: for store and tests):
+        ``{"game": KEY, "v": STATE_VERSION, <field>: value …}``, values deep-copied.
+
+        Raises:
+            ValueError: a field holds something JSON cannot (a non-finite number, an object).
+        """
+        state = {f: self.encode_field(f, getattr(self, f)) for f in self.FIELDS}
+        text = json.dumps(state, allow_nan=False)
+        return {"game": self.KEY, "v": self.STATE_VERSION, **json.loads(text)}
+
+    @classmethod
+    def migrate(cls, data: dict, version: int) -> dict:
+        """Bring a snapshot written by layout ``version`` (older than :attr:`STATE_VERSION`) up to
+        date, one step at a time (e.g. add a new field with the value an old game implies).
+        Default: nothing to do.
+
+        Raises:
+            SnapshotError: the snapshot cannot be brought up to date.
+        """
+        return data
 
     @classmethod
     def from_dict(cls, data: dict, rng: random.Random) -> "Game":
-        """Rebuild a game from ``to_dict()`` output."""
-        raise NotImplementedError
+        """Rebuild a game from :meth:`to_dict` output; ``rng`` serves later shuffles.
+
+        A snapshot without ``"v"`` is version 1 (written before snapshots had versions).
+
+        Raises:
+            SnapshotError: another game's snapshot, a version newer than this code knows, or one
+                that lacks a field after :meth:`migrate`.
+        """
+        if not isinstance(data, dict) or data.get("game") != cls.KEY:
+            raise SnapshotError(f"not a {cls.KEY} snapshot")
+        version = data.get("v", 1)
+        if not isinstance(version, int) or version < 1 or version > cls.STATE_VERSION:
+            raise SnapshotError(f"{cls.KEY} snapshot version {version!r}; this host knows up to "
+                                f"{cls.STATE_VERSION}")
+        if version < cls.STATE_VERSION:
+            data = cls.migrate(json.loads(json.dumps(data)), version)
+        missing = [f for f in cls.FIELDS if f not in data]
+        if missing:
+            raise SnapshotError(f"{cls.KEY} snapshot v{version} lacks {missing[:5]}")
+        game = cls()
+        fresh = json.loads(json.dumps(data))
+        for f in cls.FIELDS:
+            setattr(game, f, cls.decode_field(f, fresh[f]))
+        game._restored(rng)
+        return game
+
+    def _restored(self, rng: random.Random) -> None:
+        """Called by :meth:`from_dict` after the fields are set: keep ``rng``, rebuild caches."""
+        self._rng = rng

@@ -20,6 +20,27 @@ Words the code uses: a *team* is ``"white"`` or ``"black"``; the *encryptor* wri
 the team's other players *decode*; the other team *intercepts*. A *code* is a list of three
 distinct digits 1–4. Tokens are ``interceptions`` and ``miscommunications``.
 
+The game's parts: this module holds the rules of play (phases, moves, rounds); judging words
+(decks, normalisation, the clue checks) is :mod:`.decrypto_words`; the end check and the
+tie-break are :mod:`.decrypto_scoring`; who may know what, and the views, are
+:mod:`.decrypto_view`. The shared action pipeline (schema, game over, seat, stale round, version)
+is :class:`~.base.Game`'s.
+
+The state machine (:data:`PHASES` declares it; a move outside its phase is ``"dc_not_now"``)::
+
+    phase      open moves              ends when … → next phase
+    encrypt    clues                   every encrypting team's clues are in, or the 30-s timer
+                                       runs out (tick; missing clues blank) → guess (white first)
+    guess      draft, lock             every open guess (the decode; the interception from
+                                       round 2) is locked → reveal (tokens given)
+    reveal     next (players, host)    "next", or the reveal deadline (tick) → guess of the
+                                       next encrypting team, or encrypt of the next round.
+                                       After the round's last reveal the end check runs first:
+                                       → over (a winner, or the score) | keywords (still tied)
+    keywords   kw_guess                both teams have locked their guesses → judge
+    judge      accept, judged          both teams are done judging → over
+    over       —                       (the game has a result)
+
 The class never reads a clock, never does I/O in the rules and never uses the global ``random``:
 the engine hands in ``now`` (game-clock seconds) and a ``random.Random`` kept for the codes. The
 keyword decks are read once by :meth:`Decrypto.prepare` (``games/data/decrypto_keywords.*.txt``).
@@ -29,18 +50,22 @@ from __future__ import annotations
 
 import itertools
 import random
-import unicodedata
-from importlib import resources
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
-from jsonschema import Draft202012Validator
+from . import decrypto_scoring as scoring
+from . import decrypto_view as views
+from . import decrypto_words as words
+from .base import Game, Move, RuleError
+from .decrypto_scoring import TEAMS, other
+from .decrypto_words import CLUE_MAX, KEYWORD_LANGS, normalize, tidy
+from .schema import check_options
 
-from .base import Game, RuleError
+__all__ = [
+    "CODE_DECK", "MAX_ROUNDS", "MAX_ROUNDS_THREE", "PHASES", "REVEAL_SECONDS", "TEAMS",
+    "TIMER_SECONDS", "Decrypto", "balance_teams", "normalize", "other", "tidy",
+]
 
 # --- rules as data ---------------------------------------------------------------------------
-
-TEAMS: tuple[str, str] = ("white", "black")
-"""White reads its clues first every round (§guess)."""
 
 KEYWORDS_PER_TEAM = 4
 CODE_LENGTH = 3
@@ -51,74 +76,51 @@ CODE_DECK: tuple[tuple[int, int, int], ...] = tuple(itertools.permutations(range
 
 MAX_ROUNDS = 8  # §end
 MAX_ROUNDS_THREE = 5  # §three
-TOKENS_TO_WIN = 2  # two interceptions win (§end), two miscommunications lose
-TOKENS_TO_LOSE = 2
 TIMER_SECONDS = 30.0  # the sand timer (§clues), when the lobby option ``timer`` is on
 REVEAL_SECONDS = 25.0  # a reveal stays on screen this long unless someone taps "next" (ours)
-CLUE_MAX = 40  # characters of one clue (ours: a phone field, not a paragraph)
 
-KEYWORD_LANGS = ("ja", "en")
-KEYWORD_FILE = "decrypto_keywords.{lang}.txt"
-READING_FILE = "decrypto_readings.{lang}.txt"  # kanji keyword <TAB> its reading in hiragana
 
-PHASES = ("encrypt", "guess", "reveal", "keywords", "judge", "over")
+class Phase(NamedTuple):
+    """One phase of the state machine: the moves open in it and what ends it."""
+
+    moves: tuple[str, ...]
+    ends: str
+
+
+PHASES: dict[str, Phase] = {
+    "encrypt": Phase(("clues",), "all clues in, or the timer runs out → guess"),
+    "guess": Phase(("draft", "lock"), "every open guess locked → reveal"),
+    "reveal": Phase(("next",), "next, or the reveal deadline → guess (next team) | encrypt (next "
+                               "round); after the round's last reveal, the end check → over | keywords"),
+    "keywords": Phase(("kw_guess",), "both teams locked their guesses → judge"),
+    "judge": Phase(("accept", "judged"), "both teams judged → over"),
+    "over": Phase((), "the game has a result"),
+}
+"""The phases in play order (see the module docstring for the whole table)."""
 
 _ROUND = {"type": "integer", "minimum": 1, "maximum": MAX_ROUNDS}
 _TEAM = {"enum": list(TEAMS)}
 _DIGIT = {"type": "integer", "minimum": 1, "maximum": 4}
 _DRAFT_DIGIT = {"type": "integer", "minimum": 0, "maximum": 4}
+_ROW = {"type": "integer", "minimum": 0, "maximum": CODE_LENGTH - 1}
 _CLUE = {"type": "string", "maxLength": 200}
 _WORD = {"type": "string", "maxLength": 200}
+_BOOL = {"type": "boolean"}
 
 
-def _schema(kind: str, **props: dict) -> dict:
+def _schema(kind: str, optional: dict | None = None, **required: dict) -> dict:
+    """The JSON Schema of one whole action: ``type`` and the ``required`` properties, plus
+    ``optional`` ones that may be left out; nothing else."""
     return {
         "type": "object",
-        "properties": {"type": {"const": kind}, **props},
-        "required": ["type", *props],
+        "properties": {"type": {"const": kind}, **required, **(optional or {})},
+        "required": ["type", *required],
         "additionalProperties": False,
     }
 
 
-def _with_optional(schema: dict, **optional: dict) -> dict:
-    """``schema`` with extra properties that may be left out."""
-    return {**schema, "properties": {**schema["properties"], **optional}}
-
-
-def _triple(item: dict) -> dict:
-    return {"type": "array", "items": item, "minItems": CODE_LENGTH, "maxItems": CODE_LENGTH}
-
-
-def _four(item: dict) -> dict:
-    return {"type": "array", "items": item, "minItems": KEYWORDS_PER_TEAM, "maxItems": KEYWORDS_PER_TEAM}
-
-
-def other(team: str) -> str:
-    """The opposing team: ``other("white") == "black"``."""
-    return TEAMS[1] if team == TEAMS[0] else TEAMS[0]
-
-
-def normalize(text: str) -> str:
-    """The comparison form of a clue or keyword (RULES.md "Decrypto": "after normalisation").
-
-    Unicode NFKC (full/half width), casefold, katakana → hiragana (a code-point shift for
-    ァ…ヶ; ヷ-ヺ have no hiragana and stay), and every space and ・ dropped, so ``"サボテン"``,
-    ``"さぼてん"`` and ``"ｻﾎﾞﾃﾝ"`` compare equal, as do ``"Ice Cream"`` and ``"icecream"``.
-    """
-    folded = unicodedata.normalize("NFKC", str(text)).casefold()
-    out = []
-    for ch in folded:
-        if ch.isspace() or ch == "・":
-            continue
-        if "\u30a1" <= ch <= "\u30f6":
-            ch = chr(ord(ch) - 0x60)
-        out.append(ch)
-    return "".join(out)
-
-
-def tidy(text: str) -> str:
-    """A clue as shown: NFKC and inner runs of white space collapsed to one space, trimmed."""
-    return " ".join(unicodedata.normalize("NFKC", str(text)).split())
+def _n_of(item: dict, n: int) -> dict:
+    return {"type": "array", "items": item, "minItems": n, "maxItems": n}
 
 
 def balance_teams(players: list[str], assigned: dict) -> dict[str, list[str]]:
@@ -142,66 +144,15 @@ def balance_teams(players: list[str], assigned: dict) -> dict[str, list[str]]:
     return {t: sorted(v, key=order.get) for t, v in teams.items()}
 
 
-def read_keyword_file(lang: str) -> list[str]:
-    """The keyword deck of ``lang`` from ``partyhost/games/data/decrypto_keywords.<lang>.txt``:
-    one keyword a line, blank lines and ``#`` comment lines skipped, NFKC-tidied, duplicates
-    (after :func:`normalize`) dropped. Raises FileNotFoundError when the file is missing."""
-    path = resources.files("partyhost.games").joinpath("data", KEYWORD_FILE.format(lang=lang))
-    words: list[str] = []
-    seen: set[str] = set()
-    for line in path.read_text("utf-8").splitlines():
-        word = tidy(line)
-        if not word or word.startswith("#"):
-            continue
-        key = normalize(word)
-        if key and key not in seen:
-            seen.add(key)
-            words.append(word)
-    return words
-
-
-def read_reading_file(lang: str) -> dict[str, str]:
-    """Readings of the deck's kanji keywords, ``{keyword: reading}``, from
-    ``games/data/decrypto_readings.<lang>.txt`` (``keyword<TAB>reading`` a line, ``#`` comments).
-    A missing file is an empty dict: the check then only compares written forms."""
-    path = resources.files("partyhost.games").joinpath("data", READING_FILE.format(lang=lang))
-    out: dict[str, str] = {}
-    try:
-        text = path.read_text("utf-8")
-    except (FileNotFoundError, OSError):
-        return out
-    for line in text.splitlines():
-        if line.startswith("#") or "\t" not in line:
-            continue
-        word, reading = line.split("\t", 1)
-        if tidy(word) and tidy(reading):
-            out[tidy(word)] = tidy(reading)
-    return out
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON-like data."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
-
-
 class Decrypto(Game):
     """Decrypto for 3–8 players (seeds/000_…; RULES.md "Decrypto").
 
     4–8 players play white against black (each team ≥2); 3 players play the 2-vs-1 variant
-    (§three): the team of two encrypts, the lone player intercepts.
+    (§three): the team of two encrypts, the lone player intercepts. The phases are
+    :data:`PHASES` (the module docstring draws the state machine).
 
-    Phases, in a round: ``"encrypt"`` (every encrypting team's encryptor writes 3 clues) →
-    for each encrypting team in turn (white first): ``"guess"`` (its clues are public; its
-    decoders and, from round 2, the other team lock a guess) → ``"reveal"`` (interception,
-    decode, code; tokens given) → … → end check. The game ends in ``"over"``, possibly through
-    the tie-break phases ``"keywords"`` (each team guesses the other's 4 keywords) and
-    ``"judge"`` (each team accepts near matches of the guesses about its own keywords).
-
-    Actions (``ACTIONS`` holds each JSON Schema):
+    Moves (``MOVES``; ``ACTIONS`` holds each JSON Schema). Those carrying ``round`` are refused
+    ``"stale"`` (params ``round``, ``current``) when made for another round, before any rule:
 
     * ``{"type": "clues", "round", "clues": [3 str], "final": bool}`` — the encryptor saves a
       draft (``final`` false: kept, unchecked, used if the timer runs out) or submits.
@@ -216,7 +167,7 @@ class Decrypto(Game):
     * ``{"type": "accept", "number": 1–4, "accept": bool}`` — accept a near match of a guess
       about one of the own team's keywords; ``{"type": "judged"}`` — the team is done judging.
 
-    Host action: ``{"type": "next", "round", "team"}`` (the TV leaves a reveal).
+    Host move (``HOST_MOVES``): ``{"type": "next", "round", "team"}`` (the TV leaves a reveal).
     """
 
     KEY: ClassVar[str] = "decrypto"
@@ -239,35 +190,27 @@ class Decrypto(Game):
         },
         "additionalProperties": False,
     }
-    ACTIONS: ClassVar[dict[str, dict]] = {
-        "clues": _schema("clues", round=_ROUND, clues=_triple(_CLUE), final={"type": "boolean"}),
-        "draft": _with_optional(
-            _schema("draft", round=_ROUND, team=_TEAM, code=_triple(_DRAFT_DIGIT)),
-            index={"type": "integer", "minimum": 0, "maximum": CODE_LENGTH - 1},
-        ),
-        "lock": _schema("lock", round=_ROUND, team=_TEAM, code=_triple(_DIGIT)),
-        "next": _schema("next", round=_ROUND, team=_TEAM),
-        "kw_guess": _with_optional(
-            _schema("kw_guess", words=_four(_WORD), final={"type": "boolean"}),
-            fields={"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": KEYWORDS_PER_TEAM - 1},
-                    "maxItems": KEYWORDS_PER_TEAM, "uniqueItems": True},
-        ),
-        "accept": _schema("accept", number=_DIGIT, accept={"type": "boolean"}),
-        "judged": _schema("judged"),
+    STALE_FIELD: ClassVar[str] = "round"
+    MOVES: ClassVar[dict[str, Move]] = {
+        "clues": Move(_schema("clues", round=_ROUND, clues=_n_of(_CLUE, CODE_LENGTH), final=_BOOL),
+                      "_do_clues", stale=True),
+        "draft": Move(_schema("draft", {"index": _ROW}, round=_ROUND, team=_TEAM,
+                              code=_n_of(_DRAFT_DIGIT, CODE_LENGTH)), "_do_draft", stale=True),
+        "lock": Move(_schema("lock", round=_ROUND, team=_TEAM, code=_n_of(_DIGIT, CODE_LENGTH)),
+                     "_do_lock", stale=True),
+        "next": Move(_schema("next", round=_ROUND, team=_TEAM), "_do_next", stale=True),
+        "kw_guess": Move(_schema("kw_guess", {"fields": {
+            "type": "array", "maxItems": KEYWORDS_PER_TEAM, "uniqueItems": True,
+            "items": {"type": "integer", "minimum": 0, "maximum": KEYWORDS_PER_TEAM - 1}}},
+            words=_n_of(_WORD, KEYWORDS_PER_TEAM), final=_BOOL), "_do_kw_guess"),
+        "accept": Move(_schema("accept", number=_DIGIT, accept=_BOOL), "_do_accept"),
+        "judged": Move(_schema("judged"), "_do_judged"),
     }
-    HOST_ACTIONS: ClassVar[dict[str, dict]] = {"next": _schema("next", round=_ROUND, team=_TEAM)}
-    _VALIDATORS: ClassVar[dict[str, Draft202012Validator]] = {
-        kind: Draft202012Validator(schema) for kind, schema in ACTIONS.items()
+    HOST_MOVES: ClassVar[dict[str, Move]] = {
+        "next": Move(_schema("next", round=_ROUND, team=_TEAM), "_host_next", stale=True),
     }
-    _OPTIONS_VALIDATOR: ClassVar[Draft202012Validator] = Draft202012Validator(OPTIONS)
-    _HOST_VALIDATOR: ClassVar[Draft202012Validator] = Draft202012Validator(HOST_ACTIONS["next"])
-
-    #: Loaded keyword decks by language (filled by :meth:`prepare` or on first use).
-    DECKS: ClassVar[dict[str, list[str]]] = {}
-    #: Readings of kanji keywords by language (see :func:`read_reading_file`).
-    READINGS: ClassVar[dict[str, dict[str, str]]] = {}
-
-    _FIELDS: ClassVar[tuple[str, ...]] = (
+    STATE_VERSION: ClassVar[int] = 1  # the layout of every snapshot saved so far
+    FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "teams", "variant", "encrypting", "lang", "timer", "max_rounds", "keywords",
         "round", "phase", "active", "encryptors", "codes", "clues", "clue_drafts", "deadline",
         "guesses", "history", "tokens", "reveal_deadline", "kw", "judge", "result", "event",
@@ -276,8 +219,8 @@ class Decrypto(Game):
 
     def __init__(self) -> None:
         """An empty game; call :meth:`setup` (or use :meth:`from_dict`) before anything else."""
+        super().__init__()
         self._rng: random.Random | None = None
-        self.players: list[str] = []
         self.teams: dict[str, list[str]] = {t: [] for t in TEAMS}
         self.variant = "teams"  # or "three"
         self.encrypting: list[str] = []  # teams that encrypt, in reading order
@@ -299,15 +242,25 @@ class Decrypto(Game):
         # the open guesses on the active team's clues: group -> {"team", "code", "locked", "by"}
         self.guesses: dict[str, dict] = {}
         self.history: list[dict] = []  # every reveal, in order
-        self.tokens: dict[str, dict[str, int]] = {t: {"interceptions": 0, "miscommunications": 0} for t in TEAMS}
+        self.tokens: dict[str, dict[str, int]] = scoring.no_tokens()
         self.reveal_deadline: float | None = None
         # tie-break: team -> {"draft": [4], "words": [4] | None, "by"} (its guesses of the other's words)
         self.kw: dict[str, dict] = {}
-        # tie-break: team -> {"accepted": [4 bool], "done": bool} (judging guesses about its words)
+        # tie-break: team -> {"exact": [4 bool], "accepted": [4 bool], "done": bool} (judging
+        # the guesses about its own words)
         self.judge: dict[str, dict] = {}
         self.result: dict | None = None
-        self.event: dict | None = None
-        self.version = 0
+
+    @property
+    def event(self) -> dict | None:
+        """The latest event, ``{"n", "kind", …}`` (the base's ``last_event``), under the name
+        the views, the browser and the snapshots give it."""
+        return self.last_event
+
+    @event.setter
+    def event(self, value: dict | None) -> None:
+        self.last_event = value
+        self.event_n = value["n"] if value else 0
 
     # --- keyword decks ------------------------------------------------------------------------
 
@@ -316,25 +269,14 @@ class Decrypto(Game):
         """Read both keyword decks once at server start (a missing file is left for setup to
         report as ``"dc_no_keywords"``)."""
         for lang in KEYWORD_LANGS:
-            cls.readings(lang)
+            words.readings(lang)
             try:
-                cls.deck(lang)
+                words.deck(lang)
             except (FileNotFoundError, OSError):
                 pass
 
-    @classmethod
-    def readings(cls, lang: str) -> dict[str, str]:
-        """``{keyword: reading}`` for the kanji keywords of ``lang`` (cached; may be empty)."""
-        if lang not in cls.READINGS:
-            cls.READINGS[lang] = read_reading_file(lang)
-        return cls.READINGS[lang]
-
-    @classmethod
-    def deck(cls, lang: str) -> list[str]:
-        """The keyword deck of ``lang`` (cached). Raises FileNotFoundError when it is missing."""
-        if lang not in cls.DECKS:
-            cls.DECKS[lang] = read_keyword_file(lang)
-        return cls.DECKS[lang]
+    deck = staticmethod(words.deck)
+    readings = staticmethod(words.readings)
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -350,8 +292,8 @@ class Decrypto(Game):
 
         Raises:
             RuleError: ``"player_count"`` (``count``, ``min``, ``max``); ``"duplicate_seat"``;
-            ``"bad_options"``; ``"dc_team_size"`` (``white``, ``black``) when a team of 4–8
-            players has fewer than 2, or 3 players are not split 2 and 1;
+            ``"bad_options"`` (``detail``); ``"dc_team_size"`` (``white``, ``black``) when a team
+            of 4–8 players has fewer than 2, or 3 players are not split 2 and 1;
             ``"dc_no_keywords"`` (``lang``) when the deck file is missing or too small.
         """
         players = list(players)
@@ -359,19 +301,17 @@ class Decrypto(Game):
             raise RuleError("player_count", count=len(players), min=self.MIN_PLAYERS, max=self.MAX_PLAYERS)
         if len(set(players)) != len(players):
             raise RuleError("duplicate_seat")
-        options = dict(options or {})
-        if not self._OPTIONS_VALIDATOR.is_valid(options):
-            raise RuleError("bad_options", detail="decrypto")
-        teams = balance_teams(players, options.get("teams") or {})
+        options = check_options(type(self), dict(options or {}))
+        teams = balance_teams(players, options["teams"])
         sizes = {t: len(teams[t]) for t in TEAMS}
         if len(players) == 3:
             if sorted(sizes.values()) != [1, 2]:
                 raise RuleError("dc_team_size", **sizes)
         elif min(sizes.values()) < 2:
             raise RuleError("dc_team_size", **sizes)
-        lang = options.get("lang", "ja")
+        lang = options["lang"]
         try:
-            deck = self.deck(lang)
+            deck = words.deck(lang)
         except (FileNotFoundError, OSError):
             raise RuleError("dc_no_keywords", lang=lang) from None
         if len(deck) < 2 * KEYWORDS_PER_TEAM:
@@ -382,7 +322,7 @@ class Decrypto(Game):
         self.teams = teams
         self.lineup = {t: list(teams[t]) for t in TEAMS}
         self.lang = lang
-        self.timer = bool(options.get("timer", False))
+        self.timer = options["timer"]
         if len(players) == 3:
             self.variant = "three"
             self.encrypting = [t for t in TEAMS if len(teams[t]) == 2]
@@ -397,41 +337,12 @@ class Decrypto(Game):
         self._start_round(1)
         self.version = 1
 
-    # --- engine interface ----------------------------------------------------------------------
+    # --- the clock and the table -------------------------------------------------------------------
 
     @property
     def over(self) -> bool:
         """True once the game has a result."""
         return self.phase == "over"
-
-    def apply(self, seat: str, action: dict, now: float) -> None:
-        """Apply one action of ``seat`` at game-clock ``now``; bumps ``version`` on success.
-
-        Checks: the schema (``"bad_action"``), ``"game_over"``, ``"not_a_player"``, then the
-        action's own rules (see the ``_do_*`` methods). Nothing changes when one is raised.
-        """
-        if not isinstance(action, dict) or action.get("type") not in self._VALIDATORS:
-            raise RuleError("bad_action")
-        kind = action["type"]
-        if not self._VALIDATORS[kind].is_valid(action):
-            raise RuleError("bad_action", type=kind)
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        getattr(self, "_do_" + kind)(seat, action, float(now))
-        self.version += 1
-
-    def host_apply(self, action: dict, now: float) -> None:
-        """The host (TV) leaves a reveal: ``{"type": "next", "round", "team"}``."""
-        if self.over:
-            raise RuleError("game_over")
-        if not isinstance(action, dict) or action.get("type") != "next":
-            raise RuleError("unknown_action", type=str((action or {}).get("type", ""))[:40])
-        if not self._HOST_VALIDATOR.is_valid(action):
-            raise RuleError("bad_action", type="next")
-        self._do_next(None, action, float(now))
-        self.version += 1
 
     def next_deadline(self) -> float | None:
         """When the clue timer runs out (phase encrypt) or a reveal moves on, or None."""
@@ -447,7 +358,9 @@ class Decrypto(Game):
             blanked = []
             for team in self.encrypting:
                 if self.clues.get(team) is None:
-                    self.clues[team] = self._timed_out_clues(team)
+                    self.clues[team] = words.timed_out_clues(
+                        self.clue_drafts.get(team, ["", "", ""]), self.keywords[team], self.used_clues(team),
+                        self.lang)
                     blanked.append(team)
             self.deadline = None
             self._event("timer_out", teams=blanked)
@@ -497,11 +410,14 @@ class Decrypto(Game):
                 return team
         return None
 
-    def group_of(self, seat: str) -> str | None:
-        """Which open guess ``seat`` helps with now: ``"decode"``, ``"intercept"`` or None."""
+    def group_of(self, seat: str | None) -> str | None:
+        """Which open guess ``seat`` helps with now: ``"decode"``, ``"intercept"`` or None (not
+        the guess phase, the active team's encryptor, round 1's other team, not a player)."""
         if self.phase != "guess" or self.active is None:
             return None
         team = self.team_of(seat)
+        if team is None:
+            return None
         if team == self.active:
             return None if self.encryptors.get(team) == seat else "decode"
         return "intercept" if "intercept" in self.guesses else None
@@ -528,6 +444,11 @@ class Decrypto(Game):
 
     # --- rounds --------------------------------------------------------------------------------
 
+    def _open(self, action: dict) -> None:
+        """Refuse ``"dc_not_now"`` a move that :data:`PHASES` does not open in this phase."""
+        if action["type"] not in PHASES[self.phase].moves:
+            raise RuleError("dc_not_now")
+
     def _start_round(self, round_no: int) -> None:
         """Each encrypting team's next encryptor draws a code from the reshuffled deck (§next)."""
         self.round = round_no
@@ -548,65 +469,22 @@ class Decrypto(Game):
 
     def used_clues(self, team: str) -> set[str]:
         """Normalised clues ``team`` has given in earlier reveals (§clues: no repeats)."""
-        return {normalize(c) for h in self.history if h["team"] == team for c in h["clues"] if c}
-
-    def _forms(self, keyword: str) -> set[str]:
-        """The normalised ways of writing ``keyword``: itself, and its reading if it has kanji."""
-        reading = self.readings(self.lang).get(keyword)
-        return {normalize(keyword)} | ({normalize(reading)} if reading else set())
+        return words.used_clues(self.history, team)
 
     def check_clue(self, team: str, clue: str) -> str:
-        """Tidy one clue and check it for ``team`` (§clues). Returns the tidy clue.
-
-        Raises:
-            RuleError: ``"dc_clue_empty"``, ``"dc_clue_too_long"`` (``max``),
-            ``"dc_clue_is_keyword"`` (``clue``: equals one of the team's keywords after
-            :func:`normalize`, or a kanji keyword's reading: 犬 written いぬ or イヌ is the
-            keyword itself), ``"dc_clue_used"`` (``clue``: the team gave it before).
-        """
-        text = tidy(clue)
-        if not normalize(text):
-            raise RuleError("dc_clue_empty")
-        if len(text) > CLUE_MAX:
-            raise RuleError("dc_clue_too_long", max=CLUE_MAX)
-        key = normalize(text)
-        if any(key in self._forms(k) for k in self.keywords[team]):
-            raise RuleError("dc_clue_is_keyword", clue=text)
-        if key in self.used_clues(team):
-            raise RuleError("dc_clue_used", clue=text)
-        return text
-
-    def _timed_out_clues(self, team: str) -> list[str]:
-        """The encryptor's saved draft, each clue that would be refused sent blank (§clues)."""
-        out: list[str] = []
-        seen: set[str] = set()
-        for raw in self.clue_drafts.get(team, ["", "", ""]):
-            try:
-                text = self.check_clue(team, raw)
-            except RuleError:
-                text = ""
-            if text and normalize(text) in seen:
-                text = ""
-            if text:
-                seen.add(normalize(text))
-            out.append(text)
-        return out
-
-    def _check_round(self, action: dict) -> None:
-        if action["round"] != self.round:
-            raise RuleError("dc_stale_round", round=action["round"], current=self.round)
+        """Tidy one clue and check it against ``team``'s keywords and earlier clues (§clues).
+        Returns the tidy clue; raises the refusals of :func:`.decrypto_words.check_clue`."""
+        return words.check_clue(clue, self.keywords[team], self.used_clues(team), self.lang)
 
     def _do_clues(self, seat: str, action: dict, now: float) -> None:
         """The encryptor saves or submits the round's 3 clues (§clues).
 
-        Raises ``"dc_stale_round"``, ``"dc_not_now"`` (not phase encrypt), ``"dc_not_encryptor"``,
-        ``"dc_clues_done"`` (already submitted), and for a final submit the refusals of
-        :meth:`check_clue` plus ``"dc_clue_repeated"`` (two of the three are the same).
-        A draft (``final`` false) is only trimmed to ``CLUE_MAX``.
+        Raises ``"dc_not_now"`` (not phase encrypt), ``"dc_not_encryptor"``, ``"dc_clues_done"``
+        (already submitted), and for a final submit the refusals of
+        :func:`.decrypto_words.check_clues` (``"dc_clue_*"``). A draft (``final`` false) is only
+        trimmed to ``CLUE_MAX``.
         """
-        self._check_round(action)
-        if self.phase != "encrypt":
-            raise RuleError("dc_not_now")
+        self._open(action)
         team = self.team_of(seat)
         if team not in self.encryptors or self.encryptors[team] != seat:
             raise RuleError("dc_not_encryptor")
@@ -615,10 +493,7 @@ class Decrypto(Game):
         if not action["final"]:
             self.clue_drafts[team] = [tidy(c)[:CLUE_MAX] for c in action["clues"]]
             return
-        checked = [self.check_clue(team, c) for c in action["clues"]]
-        keys = [normalize(c) for c in checked]
-        if len(set(keys)) != len(keys):
-            raise RuleError("dc_clue_repeated")
+        checked = words.check_clues(action["clues"], self.keywords[team], self.used_clues(team), self.lang)
         self.clues[team] = checked
         self.clue_drafts[team] = list(checked)
         self._event("clues_in", team=team)
@@ -643,9 +518,7 @@ class Decrypto(Game):
         self._event("clues_up", team=team)
 
     def _group_for_action(self, seat: str, action: dict) -> dict:
-        self._check_round(action)
-        if self.phase != "guess":
-            raise RuleError("dc_not_now")
+        self._open(action)
         if action["team"] != self.active:
             raise RuleError("dc_stale_team")
         group = self.group_of(seat)
@@ -659,8 +532,8 @@ class Decrypto(Game):
         return guess
 
     def _do_draft(self, seat: str, action: dict, now: float) -> None:
-        """Change the team's shared draft guess (0 = open). Raises ``"dc_stale_round"``,
-        ``"dc_not_now"``, ``"dc_stale_team"``, ``"dc_encryptor_waits"``,
+        """Change the team's shared draft guess (0 = open). Raises ``"dc_not_now"``,
+        ``"dc_stale_team"`` (those clues are done), ``"dc_encryptor_waits"``,
         ``"dc_no_interception_yet"`` (round 1), ``"dc_not_guesser"``, ``"dc_guess_locked"``."""
         guess = self._group_for_action(seat, action)
         if "index" in action:
@@ -721,14 +594,16 @@ class Decrypto(Game):
             self._end_check()
 
     def _do_next(self, seat: str | None, action: dict, now: float) -> None:
-        """Leave the reveal of ``team``'s clues (any player or the host). Raises
-        ``"dc_stale_round"``, ``"dc_not_now"`` (no reveal on), ``"dc_stale_team"``."""
-        self._check_round(action)
-        if self.phase != "reveal":
-            raise RuleError("dc_not_now")
+        """Leave the reveal of ``team``'s clues (any player, or the host through
+        :meth:`_host_next`). Raises ``"dc_not_now"`` (no reveal on), ``"dc_stale_team"``."""
+        self._open(action)
         if action["team"] != self.active:
             raise RuleError("dc_stale_team")
         self._advance(now)
+
+    def _host_next(self, action: dict, now: float) -> None:
+        """The host (TV) leaves a reveal: as :meth:`_do_next`."""
+        self._do_next(None, action, now)
 
     def _advance(self, now: float) -> None:
         i = self.encrypting.index(self.active)
@@ -741,40 +616,23 @@ class Decrypto(Game):
 
     def score(self, team: str) -> int:
         """Interceptions − miscommunications (§end, first tie-break)."""
-        return self.tokens[team]["interceptions"] - self.tokens[team]["miscommunications"]
+        return scoring.score(self.tokens, team)
 
     def _end_check(self) -> None:
-        """After the round's last reveal (§end; §three)."""
-        if self.variant == "three":
-            lone = other(self.encrypting[0])
-            if self.tokens[lone]["interceptions"] >= TOKENS_TO_WIN:
-                self._finish(lone, "three_intercepted")
-            elif self.round >= self.max_rounds:
-                self._finish(self.encrypting[0], "three_survived")
+        """After the round's last reveal (§end; §three): a result, the keyword guesses of the
+        tie-break, or play on (see :func:`.decrypto_scoring.end_check`)."""
+        ending = scoring.end_check(self.variant, self.encrypting, self.tokens, self.round, self.max_rounds)
+        if ending is None:
             return
-        won = {t for t in TEAMS if self.tokens[t]["interceptions"] >= TOKENS_TO_WIN}
-        lost = {t for t in TEAMS if self.tokens[t]["miscommunications"] >= TOKENS_TO_LOSE}
-        winners = won | {other(t) for t in lost}
-        if won & lost:
-            self._tie_break("both_kinds")
-        elif len(won) == 2:
-            self._tie_break("both_intercepted")
-        elif len(lost) == 2:
-            self._tie_break("both_miscommunicated")
-        elif len(winners) == 2:
-            self._tie_break("both_kinds")
-        elif len(winners) == 1:
-            (winner,) = winners
-            self._finish(winner, "intercepted" if winner in won else "miscommunicated")
-        elif self.round >= self.max_rounds:
-            self._tie_break("rounds")
+        if ending.reason == scoring.TIED:
+            self._open_keywords(ending.why)
+        elif ending.why is None:
+            self._finish(ending.winner, ending.reason)
+        else:
+            self._finish(ending.winner, ending.reason, why=ending.why)
 
-    def _tie_break(self, why: str) -> None:
-        """Score first; still tied: the keyword guesses (§end)."""
-        scores = {t: self.score(t) for t in TEAMS}
-        if scores["white"] != scores["black"]:
-            self._finish(max(TEAMS, key=scores.get), "score", why=why)
-            return
+    def _open_keywords(self, why: str) -> None:
+        """Scores tied: each team guesses the other's 4 keywords (§end)."""
         self.phase = "keywords"
         self.reveal_deadline = None
         self.kw = {t: {"draft": ["", "", "", ""], "words": None, "by": None} for t in TEAMS}
@@ -785,42 +643,43 @@ class Decrypto(Game):
     def _do_kw_guess(self, seat: str, action: dict, now: float) -> None:
         """Save (shared with the team) or lock the team's guesses of the other team's 4
         keywords, by number (§end). Raises ``"dc_not_now"``, ``"dc_guess_locked"``."""
-        if self.phase != "keywords":
-            raise RuleError("dc_not_now")
+        self._open(action)
         team = self.team_of(seat)
         entry = self.kw[team]
         if entry["words"] is not None:
             raise RuleError("dc_guess_locked")
-        words = [tidy(w)[:CLUE_MAX] for w in action["words"]]
+        typed = [tidy(w)[:CLUE_MAX] for w in action["words"]]
         if "fields" in action and not action["final"]:
             # only the fields this phone changed: a teammate typing another field meanwhile
             # keeps their word
             draft = list(entry["draft"])
             for i in action["fields"]:
-                draft[i] = words[i]
-            words = draft
-        entry["draft"] = words
+                draft[i] = typed[i]
+            typed = draft
+        entry["draft"] = typed
         entry["by"] = seat
         if action["final"]:
-            entry["words"] = list(words)
+            entry["words"] = list(typed)
             self._event("kw_locked", team=team)
             if all(self.kw[t]["words"] is not None for t in TEAMS):
-                self.phase = "judge"
-                # team t judges the guesses about its own words: the other team's list
-                self.judge = {}
-                for t in TEAMS:
-                    guesses = self.kw[other(t)]["words"]
-                    exact = [bool(g) and normalize(g) in self._forms(k) for g, k in zip(guesses, self.keywords[t])]
-                    self.judge[t] = {"exact": exact, "accepted": list(exact), "done": False}
-                self._event("judge")
+                self._open_judging()
+
+    def _open_judging(self) -> None:
+        """Both teams answered: team t judges the guesses about its own words (the other team's
+        answers); exact matches count already (§end; RULES.md: a near match is the table's call)."""
+        self.phase = "judge"
+        self.judge = {}
+        for t in TEAMS:
+            exact = words.exact_guesses(self.kw[other(t)]["words"], self.keywords[t], self.lang)
+            self.judge[t] = {"exact": exact, "accepted": list(exact), "done": False}
+        self._event("judge")
 
     def _do_accept(self, seat: str, action: dict, now: float) -> None:
         """The team owning a keyword accepts (or not) a near match of the guess for it (§end;
         RULES.md). Exact matches always count. Raises ``"dc_not_now"``, ``"dc_judged"``
         (the team already confirmed), ``"dc_exact_match"`` (cannot be refused),
         ``"dc_no_guess"`` (the guess is blank: nothing to accept)."""
-        if self.phase != "judge":
-            raise RuleError("dc_not_now")
+        self._open(action)
         entry = self.judge[self.team_of(seat)]
         if entry["done"]:
             raise RuleError("dc_judged")
@@ -834,8 +693,7 @@ class Decrypto(Game):
     def _do_judged(self, seat: str, action: dict, now: float) -> None:
         """The team is done judging; when both are, most correct guesses wins, else the
         victory is shared (§end). Raises ``"dc_not_now"``, ``"dc_judged"``."""
-        if self.phase != "judge":
-            raise RuleError("dc_not_now")
+        self._open(action)
         entry = self.judge[self.team_of(seat)]
         if entry["done"]:
             raise RuleError("dc_judged")
@@ -843,11 +701,8 @@ class Decrypto(Game):
         if all(self.judge[t]["done"] for t in TEAMS):
             # team t's correct guesses are the ones the other team accepted
             correct = {t: sum(self.judge[other(t)]["accepted"]) for t in TEAMS}
-            why = (self.result or {}).get("why", "rounds")
-            if correct["white"] == correct["black"]:
-                self._finish(None, "shared", why=why, correct=correct)
-            else:
-                self._finish(max(TEAMS, key=correct.get), "keywords", why=why, correct=correct)
+            winner, reason = scoring.keyword_result(correct)
+            self._finish(winner, reason, why=(self.result or {}).get("why", "rounds"), correct=correct)
 
     def _finish(self, winner: str | None, reason: str, **extra: Any) -> None:
         self.phase = "over"
@@ -861,130 +716,135 @@ class Decrypto(Game):
         }
         self._event("over", winner=winner, reason=reason)
 
-    def _event(self, kind: str, **fields: Any) -> None:
-        n = (self.event or {}).get("n", 0) + 1
-        self.event = {"n": n, "kind": kind, **fields}
-
     # --- views ---------------------------------------------------------------------------------
 
     def sheet(self) -> dict[str, list[dict]]:
-        """The public clue sheet (§guess, last paragraph): per team, every revealed round as
-        ``{"round", "encryptor", "clues": [3], "code": [3], "decode", "intercept",
-        "intercepted", "miscommunicated"}``; clue i belongs under keyword ``code[i]``."""
-        return {t: [_copy(h) for h in self.history if h["team"] == t] for t in TEAMS}
+        """The public clue sheet (§guess): see :func:`.decrypto_view.sheet`."""
+        return views.sheet(self.history)
 
     def view(self, seat: str | None) -> dict:
-        """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators).
+        """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators). The
+        shape and the privacy rules: :func:`.decrypto_view.view`."""
+        return views.view(self, seat)
 
-        Public part: ``{"game", "variant", "lang", "round", "max_rounds", "phase", "teams":
-        {team: [seats]}, "encrypting": [teams], "encryptors": {team: seat}, "tokens": {team:
-        {"interceptions", "miscommunications"}}, "scores", "submitted": {team: bool},
-        "deadline": None | game-clock s (the 30-s timer), "reveal_deadline", "active": None |
-        team, "clues": None | [3] (the active team's, public from its guess phase),
-        "guessing": {"decode"|"intercept": {"team", "locked"}}, "sheet": see :meth:`sheet`,
-        "reveal": None | the latest reveal record (phases reveal and over), "keywords": None |
-        {team: [4]} (only once over), "tie": None | {"locked": {team: bool}, "judged": {team:
-        bool}, "guesses": {team: [4]} and "accepted" once judging starts}, "result": None |
-        {"winner": team|None, "reason", "scores", "why"?, "correct"?}, "event", "version"}``.
+    # --- for the conformance suite and bots ----------------------------------------------------
 
-        A player's seat adds ``"me"``, ``"team"``, ``"role"`` (``"encryptor"``, ``"decoder"``,
-        ``"interceptor"`` or ``"waiting"``), ``"my_keywords"`` (own team's words, or ``[]`` for
-        the lone interceptor), ``"my_code"`` (the encryptor only, until its reveal),
-        ``"my_clues"`` (the encryptor's draft or submitted clues, until they are public),
-        ``"my_guess"`` (the open guess of the seat's group: ``{"team", "code", "locked",
-        "by"}``) and ``"my_kw"`` / ``"my_judge"`` in the tie-break.
+    def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:
+        """A few moves ``seat`` could make now, from what it may know (``None``: the host's).
+
+        A bot table that plays on purpose, so games run a varied length (some to the last
+        round): the encryptor mostly gives clues its team can read (each names the keyword of
+        its digit, made new with the round number, e.g. ``"サメ 3"``), sometimes plain deck words
+        or a draft; decoders mostly lock the code those clues spell, sometimes a random one (a
+        miscommunication); interceptors, who cannot read them, lock a random code; anyone moves
+        a reveal on; in the tie-break each team answers with deck words and judges near matches
+        at random.
         """
-        over = self.phase == "over"
-        clues_public = self.phase in ("guess", "reveal") and self.active is not None
-        tie = None
-        if self.kw:
-            tie = {
-                "why": (self.result or {}).get("why"),
-                "locked": {t: self.kw[t]["words"] is not None for t in TEAMS},
-                "judged": {t: bool(self.judge.get(t, {}).get("done")) for t in TEAMS},
-            }
-            if self.judge:
-                tie["guesses"] = {t: list(self.kw[t]["words"]) for t in TEAMS}
-                tie["accepted"] = {t: list(self.judge[other(t)]["accepted"]) for t in TEAMS}
-        out: dict[str, Any] = {
-            "game": self.KEY,
-            "variant": self.variant,
-            "lang": self.lang,
-            "round": self.round,
-            "max_rounds": self.max_rounds,
-            "phase": self.phase,
-            "teams": {t: list(self.teams[t]) for t in TEAMS},
-            "encrypting": list(self.encrypting),
-            "encryptors": dict(self.encryptors),
-            "tokens": _copy(self.tokens),
-            "scores": {t: self.score(t) for t in TEAMS},
-            "submitted": {t: self.clues.get(t) is not None for t in self.encrypting},
-            "deadline": self.deadline if self.phase == "encrypt" else None,
-            "reveal_deadline": self.reveal_deadline if self.phase == "reveal" else None,
-            "active": self.active,
-            "clues": list(self.clues[self.active]) if clues_public else None,
-            "guessing": {k: {"team": g["team"], "locked": g["locked"]} for k, g in self.guesses.items()}
-            if self.phase == "guess" else {},
-            "sheet": self.sheet(),
-            "reveal": _copy(self.history[-1]) if self.history and self.phase in ("reveal", "over", "keywords", "judge") else None,
-            "keywords": {t: list(self.keywords[t]) for t in TEAMS} if over else None,
-            "tie": tie,
-            "result": _copy(self.result) if over else None,
-            "event": _copy(self.event),
-            "version": self.version,
-        }
-        if seat is None or seat not in self.players:
-            return out
+        if self.over:
+            return []
+        r = self.round
+        if seat is None:
+            return [{"type": "next", "round": r, "team": self.active}] if self.phase == "reveal" else []
         team = self.team_of(seat)
-        out["me"] = seat
-        out["team"] = team
-        out["my_keywords"] = list(self.keywords[team])
-        encryptor = self.encryptors.get(team) == seat
-        group = self.group_of(seat)
+        if team is None:
+            return []
         if self.phase == "encrypt":
-            role = "encryptor" if encryptor else "waiting"
-        elif self.phase == "guess":
-            role = "encryptor" if encryptor and self.active == team else {
-                "decode": "decoder", "intercept": "interceptor"}.get(group, "waiting")
-        else:
-            role = "waiting"
-        out["role"] = role
-        out["my_code"] = None
-        out["my_clues"] = None
-        if encryptor and self.round > 0:
-            revealed = any(h["round"] == self.round and h["team"] == team for h in self.history)
-            if not revealed and self.phase in ("encrypt", "guess", "reveal"):
-                out["my_code"] = list(self.codes[team])
-                if not (clues_public and self.active == team):
-                    submitted = self.clues.get(team)
-                    out["my_clues"] = {
-                        "clues": list(submitted if submitted is not None else self.clue_drafts[team]),
-                        "final": submitted is not None,
-                    }
-        out["my_guess"] = _copy(self.guesses[group]) if group else None
-        out["my_kw"] = _copy(self.kw.get(team)) if self.kw and team in self.kw else None
-        out["my_judge"] = None
-        if self.judge and team in self.judge:
-            out["my_judge"] = {
-                "guesses": list(self.kw[other(team)]["words"]),
-                **_copy(self.judge[team]),
-            }
-        return out
+            if self.encryptors.get(team) != seat or self.clues.get(team) is not None:
+                return []
+            hints = [f"{self.keywords[team][d - 1]} {r}" for d in self.codes[team]]
+            plain_words = rng.sample(words.deck(self.lang), CODE_LENGTH)
+            return [{"type": "clues", "round": r, "clues": hints, "final": True}] * 8 + [
+                {"type": "clues", "round": r, "clues": plain_words, "final": True},
+                {"type": "clues", "round": r, "clues": [hints[0], "", ""], "final": False}]
+        if self.phase == "guess":
+            group = self.group_of(seat)
+            if group is None or self.guesses[group]["locked"]:
+                return []
+            row = rng.randrange(CODE_LENGTH)
+            tap = [0] * CODE_LENGTH
+            tap[row] = rng.randint(1, 4)
+            out = [{"type": "draft", "round": r, "team": self.active, "code": tap, "index": row},
+                   {"type": "lock", "round": r, "team": self.active, "code": list(rng.choice(CODE_DECK))}]
+            read = self._read_hints(team, self.clues[self.active]) if group == "decode" else None
+            if read:
+                out += [{"type": "lock", "round": r, "team": self.active, "code": read}] * 8
+            return out
+        if self.phase == "reveal":
+            return [{"type": "next", "round": r, "team": self.active}]
+        if self.phase == "keywords":
+            if self.kw[team]["words"] is not None:
+                return []
+            answer = [w if rng.random() < 0.8 else ""
+                      for w in rng.sample(words.deck(self.lang), KEYWORDS_PER_TEAM)]
+            field = rng.randrange(KEYWORDS_PER_TEAM)
+            return [{"type": "kw_guess", "words": answer, "final": False, "fields": [field]},
+                    {"type": "kw_guess", "words": answer, "final": True}]
+        if self.phase == "judge" and not self.judge[team]["done"]:
+            answers = self.kw[other(team)]["words"]
+            open_ = [i for i in range(KEYWORDS_PER_TEAM)
+                     if not self.judge[team]["exact"][i] and normalize(answers[i])]
+            return [{"type": "accept", "number": i + 1, "accept": rng.random() < 0.5} for i in open_[:2]] + [
+                {"type": "judged"}]
+        return []
 
-    # --- snapshots ---------------------------------------------------------------------------
+    def _read_hints(self, team: str, clues: list[str]) -> list[int] | None:
+        """The code a decoding bot of ``team`` reads from clues that name its keywords (see
+        :meth:`suggest`): each clue's digit is the keyword it starts with; None when a clue
+        names none, or two name the same."""
+        forms = [normalize(k) for k in self.keywords[team]]
+        code = []
+        for clue in clues:
+            key = normalize(clue)
+            digits = [i + 1 for i, f in enumerate(forms) if f and key.startswith(f)]
+            if not digits:
+                return None
+            code.append(max(digits, key=lambda d: len(forms[d - 1])))
+        return code if len(set(code)) == CODE_LENGTH else None
 
-    def to_dict(self) -> dict:
-        """Full JSON-ready snapshot (keywords and codes included: for the store and tests)."""
-        return {"game": self.KEY, **{f: _copy(getattr(self, f)) for f in self._FIELDS}}
+    def redeal_hidden(self, seat: str | None, rng: random.Random) -> "Decrypto":
+        """A copy in which everything ``seat`` may not know is dealt anew, and everything it may
+        know kept (the ``knows_*`` rules of :mod:`.decrypto_view`): keywords of teams it may not
+        know (fresh deck words, distinct), codes not yet revealed and not its own as encryptor
+        (fresh deck codes), clue drafts and unread clues of other encryptors (fresh text), the
+        guesses other groups are making, the other team's tie-break answers until judging."""
+        twin = type(self).from_dict(self.to_dict(), rng)
+        hidden = [t for t in TEAMS if self.keywords[t] and not views.knows_keywords(self, seat, t)]
+        kept = {w for t in TEAMS if t not in hidden for w in self.keywords[t]}
+        pool = [w for w in words.deck(self.lang) if w not in kept]  # (deck words are distinct)
+        fresh = rng.sample(pool, KEYWORDS_PER_TEAM * len(hidden))
+        for i, team in enumerate(hidden):
+            twin.keywords[team] = fresh[i * KEYWORDS_PER_TEAM : (i + 1) * KEYWORDS_PER_TEAM]
+
+        def noise(n: int) -> list[str]:
+            return [f"zz{rng.randrange(10**6)}" for _ in range(n)]
+
+        for team in self.codes:
+            if not views.knows_code(self, seat, team):
+                twin.codes[team] = list(rng.choice(CODE_DECK))
+            if not views.is_encryptor(self, seat, team):
+                twin.clue_drafts[team] = noise(CODE_LENGTH)
+            if self.clues.get(team) is not None and not views.knows_clues(self, seat, team):
+                twin.clues[team] = noise(CODE_LENGTH)
+        for group, guess in twin.guesses.items():
+            if not views.knows_guess(self, seat, group):
+                guess["code"] = [rng.randint(0, 4) for _ in range(CODE_LENGTH)]
+                guess["by"] = rng.choice([None, *self.teams[guess["team"]]])
+        for team, entry in twin.kw.items():
+            if not views.knows_kw_draft(self, seat, team):
+                entry["draft"] = noise(KEYWORDS_PER_TEAM)
+                entry["by"] = rng.choice([None, *self.teams[team]])
+            if entry["words"] is not None and not views.knows_kw_answer(self, seat, team):
+                entry["words"] = noise(KEYWORDS_PER_TEAM)
+        return twin
+
+    # --- snapshots -----------------------------------------------------------------------------
 
     @classmethod
     def from_dict(cls, data: dict, rng: random.Random) -> "Decrypto":
-        """Rebuild a game from :meth:`to_dict` output; ``rng`` draws later codes."""
-        game = cls()
-        for f in cls._FIELDS:
-            if f == "lineup" and f not in data:  # a snapshot from before the lineup was kept
-                setattr(game, f, _copy(data["teams"]))
-                continue
-            setattr(game, f, _copy(data[f]))
-        game._rng = rng
-        return game
+        """Rebuild a game from :meth:`~.base.Game.to_dict` output; ``rng`` draws later codes.
+
+        An unversioned snapshot from before the encryptors' lineup was kept (e98aa63) gets its
+        teams as the lineup. Raises :class:`~.base.SnapshotError` as the base does."""
+        if isinstance(data, dict) and "v" not in data and "lineup" not in data and "teams" in data:
+            data = {**data, "lineup": data["teams"]}
+        return super().from_dict(data, rng)

@@ -19,6 +19,11 @@ tempo on the dealer's phone). Rulebook sections are cited by their order in the 
   results count 10 less, adjustable)
 * §8 variant: quick players must use at least 4 cards
 
+The module's parts: the cards, spelling and the word solver are :mod:`.diabolo_words` (pure
+functions of cards); the table vote is :mod:`.vote`; this module is the state, the phases
+(:data:`PHASES`, below: the whole state machine in one place), the moves and the view. The action
+pipeline (schema, game over, seat, stale round, version) is :class:`~.base.Game`'s.
+
 How phones stand in for the table (RULES.md "Diabolo"):
 
 * Cards have ids ``0 … 65`` (their row in the deck table, ``games/data/diabolo_decks.json``); a
@@ -39,242 +44,94 @@ The class never reads a clock, never does I/O at play time and never uses the gl
 
 from __future__ import annotations
 
-import json
 import random
-import re
+from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import Callable, ClassVar
 
-from .base import Game, RuleError
+from .base import Game, Move, RuleError, plain
+from .diabolo_words import (  # noqa: F401 - re-exported: the public face of the game's words
+    HANDICAP_CARDS, LANGS, MIN_CARDS, POSSIBLE_SCAN, POSSIBLE_WORDS, best_assignment, card_letters,
+    deck_table, fold, is_known, is_letters, possible_words, shown_face,
+)
+from .diabolo_words import prepare as _prepare_words
 from .vote import VOTE_SECONDS, TableVote
 
-DECKS_FILE = Path(__file__).resolve().parent / "data" / "diabolo_decks.json"
-LANGS = ("de", "en")
-
-MIN_CARDS = 3
-"""Fewest cards a word must use (§2); players given the quick-player handicap need 4 (§8)."""
-HANDICAP_CARDS = 4
 MAX_WORD = 30
 """Longest word a claim may name, in folded letters (our own bound for phones)."""
 CLAIM_SHOW_SECONDS = 2.0
 """After a claim stands, the turning waits at least this long so the table sees it (ours)."""
 PICK_SECONDS = 15.0
 """Time each other player has to pick a card after a rejected word; then a random card (ours)."""
-POSSIBLE_WORDS = 5
-"""How many still-possible words the round's end shows."""
-POSSIBLE_SCAN = 40_000
-"""At most this many list words are tried for the round's end (keeps the engine loop fast)."""
-
-PHASES = ("turning", "vote", "picking", "scored", "over")
-_FOLDED = re.compile(r"^[A-Z]+$")
+SUGGEST_SCAN = 1_500
+"""List words :meth:`Diabolo.suggest` tries for a real word to claim (kept cheap: bots and the
+conformance suite call it every step)."""
 
 
-# --- the deck as data ------------------------------------------------------------------------
+# --- the phases: the whole state machine ------------------------------------------------------
 
-@lru_cache(maxsize=None)
-def deck_table(lang: str) -> tuple[dict, ...]:
-    """The deck of ``lang`` as one card per entry, ids in table order.
+@dataclass(frozen=True)
+class Phase:
+    """One phase of a Diabolo round.
 
-    Returns:
-        ``({"id": 0, "face": "E", "joker": 0}, …)``: ``face`` is the letter(s) printed on the
-        card (``"?"`` / ``"??"`` for jokers), ``joker`` is 0 for a letter card, 1 for a joker
-        (any one letter) and 2 for the double joker (any two letters, §5).
-    Raises:
-        KeyError: no deck for ``lang``. OSError / ValueError: the data file is missing or broken.
+    Attributes:
+        means: what the table is doing (and the rulebook section).
+        moves: the player moves (:attr:`Diabolo.MOVES` types) it opens; the handlers refuse the
+            others with a code that names the phase (``word_vote_open``, ``not_picking``…).
+        host_moves: the host moves (:attr:`Diabolo.HOST_MOVES` types) it opens.
+        ends: what ends it, and the phase play goes to. Besides, a kicked player
+            (:meth:`Diabolo.leave`) can withdraw a claim under vote, end picking or a round.
     """
-    data = json.loads(DECKS_FILE.read_text(encoding="utf-8"))[lang]
-    cards: list[dict] = []
-    for entry in data["cards"]:
-        for _ in range(int(entry["count"])):
-            cards.append({"id": len(cards), "face": str(entry["face"]), "joker": int(entry.get("joker", 0))})
-    return tuple(cards)
+
+    means: str
+    moves: tuple[str, ...]
+    host_moves: tuple[str, ...]
+    ends: str
 
 
-# --- spelling --------------------------------------------------------------------------------
-
-def _lexicon():
-    """The word-list module (``partyhost.lexicon.latin``), imported when first needed."""
-    from ..lexicon import latin
-
-    return latin
-
-
-def fold(word: str, lang: str = "de") -> str:
-    """The word in the spelling cards use (§5): NFKC (full-width letters too), Ä→AE, Ö→OE, Ü→UE, ß/ẞ→SS, upper case."""
-    return _lexicon().fold(word, lang)
-
-
-def is_known(folded: str, lang: str) -> bool:
-    """True when the word list of ``lang`` holds the folded word."""
-    return bool(_lexicon().is_known(folded, lang))
-
-
-def shown_face(card: dict) -> str:
-    """A card's face as people see it on the table (for refusal messages): a joker is the trident
-    ``"Ψ"``, the double joker ``"ΨΨ"`` (the data's ``"?"``/``"??"`` mean nothing to a player)."""
-    return "Ψ" * card["joker"] if card["joker"] else card["face"]
-
-
-def card_letters(card: dict, as_letters: str | None) -> str:
-    """The letters a card gives a word: its face, or the letters a joker stands for.
-
-    Raises:
-        RuleError: ``"joker_letter"`` (``face``) when a joker's letters are missing, not A–Z, or
-            the wrong number (one for a joker, two for the double joker: §5); ``"not_a_joker"``
-            (``face``) when letters are given for a letter card that differ from its face.
-    """
-    if card["joker"]:
-        letters = (as_letters or "").upper()
-        if len(letters) != card["joker"] or not _FOLDED.match(letters):
-            raise RuleError("joker_letter", face=shown_face(card), count=card["joker"])
-        return letters
-    if as_letters is not None and as_letters.upper() != card["face"]:
-        raise RuleError("not_a_joker", face=card["face"])
-    return card["face"]
-
-
-def best_assignment(word: str, cards: list[dict]) -> list[dict] | None:
-    """The way to spell the folded ``word`` from ``cards`` that uses the most cards.
-
-    A word is cut into pieces of one letter (a letter card or a joker) and two letters (a
-    two-letter card in its written order, or the double joker). Among the cuttings with the most
-    cards the one with the fewest jokers wins, then the one using the earliest cards of the row.
-
-    Args:
-        word: folded letters ``A–Z``.
-        cards: the available cards ``{"id", "face", "joker"}`` in row order.
-    Returns:
-        ``[{"id", "face", "joker", "as"}]`` in spelling order (``"as"`` is the letters the card
-        gives), or None when the word cannot be spelt.
-    """
-    if not word or not _FOLDED.match(word):
-        return None
-    by_face: dict[str, list[dict]] = {}
-    jokers: dict[int, list[dict]] = {1: [], 2: []}
-    for c in cards:
-        (jokers[c["joker"]] if c["joker"] else by_face.setdefault(c["face"], [])).append(c)
-    faces = sorted(by_face)
-    start = tuple(len(by_face[f]) for f in faces)
-    index = {f: i for i, f in enumerate(faces)}
-    n = len(word)
-    memo: dict[tuple, tuple | None] = {}
-
-    def solve(pos: int, left: tuple, j1: int, j2: int):
-        """Best (cards, -jokers, pieces) from ``pos`` on, or None."""
-        if pos == n:
-            return (0, 0, ())
-        key = (pos, left, j1, j2)
-        if key in memo:
-            return memo[key]
-        best = None
-        options = []
-        for size in (1, 2):
-            piece = word[pos:pos + size]
-            if len(piece) != size:
-                continue
-            i = index.get(piece)
-            if i is not None and left[i] > 0:
-                options.append((size, piece, i, 0))
-            if size == 1 and j1 > 0:
-                options.append((1, piece, None, 1))
-            if size == 2 and j2 > 0:
-                options.append((2, piece, None, 2))
-        for size, piece, i, joker in options:
-            rest = solve(pos + size, left if i is None else left[:i] + (left[i] - 1,) + left[i + 1:],
-                         j1 - (joker == 1), j2 - (joker == 2))
-            if rest is None:
-                continue
-            cand = (rest[0] + 1, rest[1] - (1 if joker else 0), ((piece, joker),) + rest[2])
-            if best is None or cand[:2] > best[:2]:
-                best = cand
-        memo[key] = best
-        return best
-
-    found = solve(0, start, len(jokers[1]), len(jokers[2]))
-    if found is None:
-        return None
-    used = {f: 0 for f in faces}
-    used_j = {1: 0, 2: 0}
-    out = []
-    for piece, joker in found[2]:
-        if joker:
-            card = jokers[joker][used_j[joker]]
-            used_j[joker] += 1
-        else:
-            card = by_face[piece][used[piece]]
-            used[piece] += 1
-        out.append({"id": card["id"], "face": card["face"], "joker": card["joker"], "as": piece})
-    return out
-
-
-def possible_words(cards: list[dict], lang: str, min_cards: int = MIN_CARDS,
-                   limit: int = POSSIBLE_WORDS, scan: int = POSSIBLE_SCAN) -> list[str]:
-    """A few list words that could still be spelt from ``cards`` (for the round's end).
-
-    Tries at most ``scan`` words of the list (a seventh of them per length), the longest lengths
-    the cards can reach first; in each length it starts at a place that depends on the cards and
-    strides across the alphabet, so rounds show different words, and only one form per stem.
-    Words needing fewer jokers go first, then longer ones. Deterministic for the same cards.
-    Takes well under 0.1 s on the measured tables (the engine loop runs it at a round's end).
-
-    Returns:
-        Up to ``limit`` folded words, each spellable from ``cards`` with at least ``min_cards``.
-    """
-    if len(cards) < min_cards:
-        return []
-    have: dict[str, int] = {}
-    for c in cards:
-        if not c["joker"]:
-            for ch in c["face"]:
-                have[ch] = have.get(ch, 0) + 1
-    wild = sum(c["joker"] for c in cards)
-    most = sum(len(c["face"]) if not c["joker"] else c["joker"] for c in cards)
-    seed = sum((c["id"] + 1) * 7919 for c in cards)
-    letters = frozenset(have)
-    found: list[tuple[int, int, str]] = []
-    stems: set[str] = set()  # one form per stem: not five inflections of one word
-    tried = 0
-    for length, bucket in _words_by_length(lang):
-        if length > most or length < min_cards:
-            continue
-        start = seed % len(bucket)
-        for k in range(min(len(bucket), scan // 7 + 1)):  # each length gets its share
-            word = bucket[(start + k * _STRIDE) % len(bucket)]  # spread over the alphabet
-            tried += 1
-            if tried > scan or len(found) >= limit * 3:
-                break
-            if len(set(word) - letters) > wild:
-                continue  # more different letters missing than there are jokers
-            if word[:5] in stems or sum(max(0, word.count(ch) - have.get(ch, 0)) for ch in set(word)) > wild:
-                continue  # more letters missing than jokers can stand for
-            plan = best_assignment(word, cards)
-            if plan is not None and len(plan) >= min_cards:
-                stems.add(word[:5])
-                found.append((sum(1 for c in plan if c["joker"]), -length, word))
-        if tried > scan or len(found) >= limit * 3:
-            break
-    return [w for _, _, w in sorted(found)[:limit]]
-
-
-_STRIDE = 1_000_003
-"""A prime larger than any length bucket: stepping by it visits every word of a bucket once."""
-
-
-@lru_cache(maxsize=4)
-def _words_by_length(lang: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
-    """The word list of ``lang`` (folded, 4–10 letters A–Z) by length, longest first, A–Z inside."""
-    buckets: dict[int, list[str]] = {}
-    for w in _lexicon().words(lang):
-        if 4 <= len(w) <= 10 and w.isascii() and w.isalpha():
-            buckets.setdefault(len(w), []).append(w)
-    return tuple((n, tuple(sorted(buckets[n]))) for n in sorted(buckets, reverse=True))
+PHASES: dict[str, Phase] = {
+    "turning": Phase(
+        "the dealer turns cards face up, by hand or on the tempo; everyone looks for a word (§2)",
+        ("claim", "turn", "auto", "tempo", "pass"),  # pass only once the deck is out (§3)
+        ("turn", "auto", "handicap"),
+        "a known word: its cards go to the claimant, turning goes on; an unknown word: vote; "
+        "the deck is out and its countdown runs out, every player passes, or too few cards are "
+        "left for any word: scored (§3)",
+    ),
+    "vote": Phase(
+        "the other players vote on an unknown word; its cards are held for the claimant (RULES.md)",
+        ("vote", "auto", "tempo"),
+        ("overrule", "auto", "handicap"),
+        "the vote is decided (every voter voted, its time ran out, or the host overruled): "
+        "accepted: the claimant takes the cards, turning; rejected: picking; the claimant left: turning",
+    ),
+    "picking": Phase(
+        "a word was voted down: every other player picks one face-up card, from the deck when "
+        "the row is empty (§2)",
+        ("pick", "auto", "tempo"),
+        ("auto", "handicap"),
+        "every picker has a card (after PICK_SECONDS a random one): turning, or scored when "
+        "the deck is out and too few cards are left",
+    ),
+    "scored": Phase(
+        "the round is counted (§3; §7 victory tiles); the next dealer, to the left, deals",
+        ("deal",),
+        ("deal", "handicap"),
+        "the next round is dealt: turning. The last round (§4) or a second tile (§7) goes "
+        "straight on to over",
+    ),
+    "over": Phase("the highest total wins, ties share (§4); with tiles, the first to two (§7)",
+                  (), (), "never"),
+}
 
 
 # --- schemas ---------------------------------------------------------------------------------
 
 _ROUND = {"type": "integer", "minimum": 1, "maximum": 1000}
 _CARD_ID = {"type": "integer", "minimum": 0, "maximum": 199}
+_VOTE_ID = {"type": "integer", "minimum": 1}
+_TURNED = {"type": "integer", "minimum": 0, "maximum": 200}
+_OUTCOME = {"enum": ["accept", "reject"]}
 
 
 def _action(kind: str, **props: dict) -> dict:
@@ -282,27 +139,32 @@ def _action(kind: str, **props: dict) -> dict:
             "required": ["type", *props], "additionalProperties": False}
 
 
-def _plain(value: Any) -> Any:
-    """A deep copy of JSON-like data."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
+_CLAIM_CARDS = {"type": "array", "minItems": 1, "maxItems": 40, "items": {
+    "type": "object", "properties": {"id": _CARD_ID, "as": {"type": "string", "minLength": 1, "maxLength": 2}},
+    "required": ["id"], "additionalProperties": False}}
+
+
+@lru_cache(maxsize=512)
+def _words_to_claim(lang: str, ids: tuple[int, ...], need: int) -> tuple[str, ...]:
+    """A few list words spellable from the cards ``ids`` with at least ``need`` of them (for
+    :meth:`Diabolo.suggest`; cached because a row is asked about again and again)."""
+    cards = [deck_table(lang)[i] for i in ids]
+    try:
+        return tuple(possible_words(cards, lang, min_cards=need, limit=3, scan=SUGGEST_SCAN))
+    except (OSError, ValueError):  # no word list: bots make up words
+        return ()
 
 
 class Diabolo(Game):
     """Diabolo for 2–6 players (seeds/004_…; RULES.md "Diabolo").
 
-    Phases: ``"turning"`` (the dealer turns cards; claims are open), ``"vote"`` (an unknown word
-    before the table), ``"picking"`` (a word was voted down: the other players each pick a card),
-    ``"scored"`` (a round has ended; the next dealer deals), ``"over"``.
-
-    Actions (``ACTIONS`` holds each one's JSON Schema):
+    Phases: see :data:`PHASES`. Moves (``MOVES``/``HOST_MOVES`` hold each one's schema; every
+    move marked ``round`` is refused ``stale`` by the pipeline when its round is not this one):
 
     * ``{"type": "claim", "round", "word", "cards": [{"id", "as"?}]}`` — a word from face-up
       cards in spelling order; ``as`` gives a joker's letter(s).
-    * ``{"type": "vote", "ballot": "accept"|"reject"}`` — a ballot on the word under vote.
+    * ``{"type": "vote", "vote": id, "ballot": "accept"|"reject"}`` — a ballot on the word under
+      vote ``id`` (``view()["vote"]["id"]``); a ballot for an earlier vote is refused ``vote_gone``.
     * ``{"type": "pick", "round", "card": id}`` — take one face-up card after a rejected word.
     * ``{"type": "pass", "round"}`` — the deck is out and I see no more word.
     * dealer only: ``{"type": "turn", "round", "turned": n}`` (turn the next card now; ``turned``
@@ -310,10 +172,12 @@ class Diabolo(Game):
       ``{"type": "auto", "round", "on": bool}`` (start / pause the turning),
       ``{"type": "tempo", "seconds": s}`` (auto-turn interval).
     * the next dealer (or any player if that one has left): ``{"type": "deal", "round": n}``
-      deals round ``n`` after the scores of the one before.
+      deals round ``n`` (the next one: any other is refused ``stale``) after the scores.
 
-    Host moves (``HOST_ACTIONS``): ``overrule {outcome}``, ``auto {on}``, ``turn {turned}``,
-    ``deal {round}`` (the host may stand in for a dealer whose phone is gone), ``handicap {seat, on}``.
+    Host moves: ``overrule {vote, outcome}``, ``auto {on}``, ``turn {turned}``, ``deal {round}``
+    (the host may stand in for a dealer whose phone is gone), ``handicap {seat, on}``.
+
+    Snapshot layout 2 (:attr:`STATE_VERSION`): layout 1 had no ``vote_serial`` (see :meth:`migrate`).
     """
 
     KEY: ClassVar[str] = "diabolo"
@@ -334,34 +198,30 @@ class Diabolo(Game):
         },
         "additionalProperties": False,
     }
-    ACTIONS: ClassVar[dict[str, dict]] = {
-        "claim": _action(
-            "claim", round=_ROUND, word={"type": "string", "minLength": 1, "maxLength": 60},
-            cards={"type": "array", "minItems": 1, "maxItems": 40, "items": {
-                "type": "object",
-                "properties": {"id": _CARD_ID, "as": {"type": "string", "minLength": 1, "maxLength": 2}},
-                "required": ["id"], "additionalProperties": False}},
-        ),
-        "vote": _action("vote", ballot={"enum": ["accept", "reject"]}),
-        "pick": _action("pick", round=_ROUND, card=_CARD_ID),
-        "pass": _action("pass", round=_ROUND),
-        "turn": _action("turn", round=_ROUND, turned={"type": "integer", "minimum": 0, "maximum": 200}),
-        "auto": _action("auto", round=_ROUND, on={"type": "boolean"}),
-        "tempo": _action("tempo", seconds={"type": "number", "minimum": 1, "maximum": 20}),
-        "deal": _action("deal", round=_ROUND),
+    MOVES: ClassVar[dict[str, Move]] = {
+        "claim": Move(_action("claim", round=_ROUND, word={"type": "string", "minLength": 1, "maxLength": 60},
+                              cards=_CLAIM_CARDS), "_do_claim", stale=True),
+        "vote": Move(_action("vote", vote=_VOTE_ID, ballot=_OUTCOME), "_do_vote"),
+        "pick": Move(_action("pick", round=_ROUND, card=_CARD_ID), "_do_pick", stale=True),
+        "pass": Move(_action("pass", round=_ROUND), "_do_pass", stale=True),
+        "turn": Move(_action("turn", round=_ROUND, turned=_TURNED), "_do_turn", stale=True),
+        "auto": Move(_action("auto", round=_ROUND, on={"type": "boolean"}), "_do_auto", stale=True),
+        "tempo": Move(_action("tempo", seconds={"type": "number", "minimum": 1, "maximum": 20}), "_do_tempo"),
+        "deal": Move(_action("deal", round=_ROUND), "_do_deal"),  # names the *next* round: checked there
     }
-    HOST_ACTIONS: ClassVar[dict[str, dict]] = {
-        "overrule": _action("overrule", outcome={"enum": ["accept", "reject"]}),
-        "auto": _action("auto", on={"type": "boolean"}),
-        "turn": _action("turn", turned={"type": "integer", "minimum": 0, "maximum": 200}),
-        "handicap": _action("handicap", seat={"type": "string", "maxLength": 20}, on={"type": "boolean"}),
-        "deal": _action("deal", round=_ROUND),
+    HOST_MOVES: ClassVar[dict[str, Move]] = {
+        "overrule": Move(_action("overrule", vote=_VOTE_ID, outcome=_OUTCOME), "_host_overrule"),
+        "auto": Move(_action("auto", on={"type": "boolean"}), "_host_auto"),
+        "turn": Move(_action("turn", turned=_TURNED), "_host_turn"),
+        "handicap": Move(_action("handicap", seat={"type": "string", "maxLength": 20}, on={"type": "boolean"}),
+                         "_host_handicap"),
+        "deal": Move(_action("deal", round=_ROUND), "_host_deal"),
     }
-
-    _FIELDS: ClassVar[tuple[str, ...]] = (
+    STATE_VERSION: ClassVar[int] = 2
+    FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "options", "lang", "interval", "end_seconds", "handicap", "victory_tiles",
         "tile_handicap", "dealers", "round", "dealer", "phase", "deck", "table", "turned", "piles",
-        "auto_on", "next_turn_at", "end_at", "passed", "claim", "vote", "picking", "results",
+        "auto_on", "next_turn_at", "end_at", "passed", "claim", "vote", "vote_serial", "picking", "results",
         "tiles", "winners", "possible", "last_event", "event_n", "version",
     )  # fmt: skip
 
@@ -370,16 +230,14 @@ class Diabolo(Game):
         """Load both decks and word lists at server start, so no handler waits for them."""
         for lang in LANGS:
             try:
-                deck_table(lang)
-                _lexicon().load(lang)
-                _words_by_length(lang)
+                _prepare_words(lang)
             except Exception:  # a missing list shows up as refusals, not a dead server
                 pass
 
     def __init__(self) -> None:
         """An empty game; call :meth:`setup` (or :meth:`from_dict`) first."""
+        super().__init__()
         self._rng: random.Random | None = None
-        self.players: list[str] = []
         self.options: dict = {}
         self.lang = "de"
         self.interval = 4.0
@@ -399,16 +257,14 @@ class Diabolo(Game):
         self.next_turn_at: float | None = None
         self.end_at: float | None = None
         self.passed: list[str] = []
-        self.claim: dict | None = None  # the last claim {seat, word, cards, status}
+        self.claim: dict | None = None  # the last claim {seat, word, ids, cards, status, voted?}
         self.vote: dict | None = None  # TableVote.to_dict() while phase == "vote"
+        self.vote_serial = 0  # id of the latest vote (ballots name the vote they are for)
         self.picking: dict | None = None  # {"pickers", "picked": {seat: {"id"|None, "from"}}, "deadline"}
         self.results: list[dict] = []  # per round: {"round", "dealer", "cards": {seat: n}, "tiles": [seats]}
         self.tiles: dict[str, int] = {}
         self.winners: list[str] = []
         self.possible: list[str] = []
-        self.last_event: dict | None = None
-        self.event_n = 0
-        self.version = 0
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -435,7 +291,7 @@ class Diabolo(Game):
         self.__init__()
         self._rng = rng
         self.players = players
-        self.options = _plain(opts)
+        self.options = plain(opts)
         self.lang = opts["lang"]
         self.interval = float(opts["interval"])
         self.end_seconds = float(opts["end_seconds"])
@@ -447,6 +303,14 @@ class Diabolo(Game):
         self.dealers = [players[i % len(players)] for i in range(len(players) * rounds_each)]
         self._deal(1, float(now))
         self.version = 1
+
+    def _planned_dealer(self, number: int) -> str:
+        """The dealer of round ``number`` (at most one past the plan) as planned: each next
+        dealer sits to the left (§3); with victory tiles the rotation goes on past the plan, as
+        :meth:`_deal` extends it. Changes nothing."""
+        if number <= len(self.dealers):
+            return self.dealers[number - 1]
+        return self.players[len(self.dealers) % len(self.players)]
 
     def _deal(self, number: int, now: float) -> None:
         """Collect every card, shuffle, and start round ``number`` with its dealer (§2, §3)."""
@@ -474,55 +338,13 @@ class Diabolo(Game):
 
     @property
     def cards(self) -> tuple[dict, ...]:
-        """This game's deck table (see :func:`deck_table`)."""
+        """This game's deck table (see :func:`~.diabolo_words.deck_table`)."""
         return deck_table(self.lang)
 
     @property
     def over(self) -> bool:
         """True once the last round is scored (or a player has two victory tiles)."""
         return self.phase == "over"
-
-    def apply(self, seat: str, action: dict, now: float) -> None:
-        """Apply one action of ``seat`` at game-clock ``now`` (the engine has checked the
-        schema). Raises RuleError (``"game_over"``, ``"not_a_player"`` and each action's codes)
-        and changes nothing when it does; a success bumps ``version``."""
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        getattr(self, "_do_" + action["type"])(seat, action, float(now))
-        self.version += 1
-
-    def host_apply(self, action: dict, now: float) -> None:
-        """The host's moves: overrule the vote, start/pause or turn for the dealer, deal the next
-        round for a next dealer whose phone is gone (else nobody could go on), set a player's
-        quick-player handicap (§8). Raises RuleError like :meth:`apply`."""
-        if self.over:
-            raise RuleError("game_over")
-        kind = action.get("type")
-        now = float(now)
-        if kind == "overrule":
-            if self.phase != "vote" or self.vote is None:
-                raise RuleError("no_word_vote")
-            vote = TableVote.from_dict(self.vote)
-            vote.overrule(action["outcome"])
-            self.vote = vote.to_dict()
-            self._settle_vote(now)
-        elif kind == "auto":
-            self._set_auto(bool(action["on"]), now)
-        elif kind == "turn":
-            self._turn_now(int(action["turned"]), now)
-        elif kind == "deal":
-            self._deal_next(action, now)
-        elif kind == "handicap":
-            seat = action["seat"]
-            if seat not in self.players:
-                raise RuleError("not_a_player")
-            self.handicap = [s for s in self.handicap if s != seat] + ([seat] if action["on"] else [])
-            self._event("handicap", seat=seat, on=bool(action["on"]))
-        else:
-            raise RuleError("unknown_action", type=str(kind)[:40])
-        self.version += 1
 
     def next_deadline(self) -> float | None:
         """Game-clock seconds of the next timed step: the vote's close, the picks' time limit,
@@ -543,10 +365,7 @@ class Diabolo(Game):
         now = float(now)
         changed = False
         if self.phase == "vote" and self.vote is not None and now >= self.vote["closes"]:
-            vote = TableVote.from_dict(self.vote)
-            vote.expire(now)
-            self.vote = vote.to_dict()
-            self._settle_vote(now)
+            self._change_vote(lambda vote: vote.expire(now), now)
             changed = True
         elif self.phase == "picking" and self.picking is not None and now >= self.picking["deadline"]:
             for seat in list(self.picking["pickers"]):
@@ -595,11 +414,7 @@ class Diabolo(Game):
                 self.vote = None
                 self._resume(now)
             else:
-                vote = TableVote.from_dict(self.vote)
-                vote.drop_voter(seat)
-                self.vote = vote.to_dict()
-                if vote.decided is not None:
-                    self._settle_vote(now)
+                self._change_vote(lambda vote: vote.drop_voter(seat), now)
         elif self.phase == "picking" and self.picking is not None:
             if seat in self.picking["pickers"] and seat not in self.picking["picked"]:
                 self.picking["pickers"].remove(seat)
@@ -627,22 +442,14 @@ class Diabolo(Game):
             self.picking["deadline"] = now + PICK_SECONDS
         self.version += 1
 
-    # --- actions -----------------------------------------------------------------------------
-
-    def _check_round(self, action: dict) -> None:
-        if action["round"] != self.round:
-            raise RuleError("stale_round", round=action["round"], current=self.round)
-
-    def _need_dealer(self, seat: str) -> None:
-        if seat != self.dealer:
-            raise RuleError("not_dealer")
+    # --- players' moves (the pipeline has checked schema, game over, seat, stale round) -------
 
     def _do_claim(self, seat: str, action: dict, now: float) -> None:
         """A word from face-up cards (§2, §5, §8).
 
-        Checks, in order: ``"stale_round"``; ``"round_scored"`` (scored); ``"word_too_long"``
-        (``max``: more than ``MAX_WORD`` letters once folded); ``"not_letters"`` (anything but
-        letters: abbreviations with dots, digits, an empty word);
+        Checks, in order (after the pipeline's ``"stale"`` round): ``"round_scored"`` (scored);
+        ``"word_too_long"`` (``max``: more than ``MAX_WORD`` letters once folded);
+        ``"not_letters"`` (anything but letters: abbreviations with dots, digits, an empty word);
         ``"card_twice"``; ``"card_taken"`` (a card is already in a pile or held by the claim
         under vote: the race was lost, no penalty); ``"not_face_up"``; ``"word_vote_open"`` /
         ``"picking_open"``; ``"too_few_cards"`` (``min``); ``"joker_letter"`` /
@@ -651,19 +458,17 @@ class Diabolo(Game):
         A known word stands at once: the claimant takes the cards, the turning waits. An unknown
         word opens a table vote of the other players.
         """
-        self._check_round(action)
         if self.phase == "scored":
             raise RuleError("round_scored")
         word = fold(action["word"], self.lang)
         if len(word) > MAX_WORD:
             raise RuleError("word_too_long", max=MAX_WORD)
-        if not _FOLDED.match(word):
+        if not is_letters(word):
             raise RuleError("not_letters")
         ids = [c["id"] for c in action["cards"]]
         if len(set(ids)) != len(ids):
             raise RuleError("card_twice")
-        reserved = set(self.claim["ids"]) if self.claim and self.claim["status"] == "vote" else set()
-        taken = set().union(*(set(p) for p in self.piles.values())) | reserved
+        taken = set().union(*(set(p) for p in self.piles.values())) | self._held()
         for i in ids:
             if i in taken:
                 raise RuleError("card_taken", face=self._shown(i))
@@ -674,7 +479,7 @@ class Diabolo(Game):
             raise RuleError("word_vote_open")
         if self.phase == "picking":
             raise RuleError("picking_open")
-        need = HANDICAP_CARDS if seat in self.handicap else MIN_CARDS
+        need = self._min_cards(seat)
         if len(ids) < need:
             raise RuleError("too_few_cards", min=need)
         spelled = "".join(card_letters(self.cards[c["id"]], c.get("as")) for c in action["cards"])
@@ -688,26 +493,23 @@ class Diabolo(Game):
             self._take(now)
         else:
             voters = [s for s in self.players if s != seat]
-            self.vote = TableVote({"word": word, "seat": seat}, voters, now, VOTE_SECONDS).to_dict()
+            self.vote_serial += 1
+            self.vote = TableVote({"word": word, "seat": seat}, voters, now, VOTE_SECONDS,
+                                  vote_id=self.vote_serial).to_dict()
             self.phase = "vote"
             self._event("claim_vote", seat=seat, word=word)
 
     def _do_vote(self, seat: str, action: dict, now: float) -> None:
         """A ballot on the word under vote (RULES.md; :class:`TableVote`). Raises ``"no_word_vote"``
-        and the vote's own codes."""
+        and the vote's own codes (``vote_gone``, ``vote_closed``, ``not_a_voter``)."""
         if self.phase != "vote" or self.vote is None:
             raise RuleError("no_word_vote")
-        vote = TableVote.from_dict(self.vote)
-        vote.cast(seat, action["ballot"])
-        self.vote = vote.to_dict()
-        if vote.decided is not None:
-            self._settle_vote(now)
+        self._change_vote(lambda vote: vote.cast(seat, action["ballot"], action["vote"]), now)
 
     def _do_pick(self, seat: str, action: dict, now: float) -> None:
-        """Take one face-up card after a voted-down word (§2). Raises ``"stale_round"``,
-        ``"not_picking"``, ``"not_your_pick"`` (the claimant), ``"already_picked"``,
+        """Take one face-up card after a voted-down word (§2). Raises (after the pipeline's
+        ``"stale"``) ``"not_picking"``, ``"not_your_pick"`` (the claimant), ``"already_picked"``,
         ``"card_taken"`` (another picker was first), ``"not_face_up"``."""
-        self._check_round(action)
         if self.phase != "picking" or self.picking is None:
             raise RuleError("not_picking")
         if seat not in self.picking["pickers"]:
@@ -724,9 +526,8 @@ class Diabolo(Game):
 
     def _do_pass(self, seat: str, action: dict, now: float) -> None:
         """I see no more word (§3). Only once the deck is out; when every player has passed the
-        round ends. Raises ``"stale_round"``, ``"round_scored"``, ``"deck_not_out"``, ``"word_vote_open"``
-        / ``"picking_open"``."""
-        self._check_round(action)
+        round ends. Raises (after ``"stale"``) ``"round_scored"``, ``"word_vote_open"`` /
+        ``"picking_open"``, ``"deck_not_out"``."""
         self._need_turning()
         if self.deck:
             raise RuleError("deck_not_out")
@@ -738,21 +539,21 @@ class Diabolo(Game):
             self._event("pass", seat=seat)
 
     def _do_turn(self, seat: str, action: dict, now: float) -> None:
-        """The dealer turns the next card now (§2). Raises ``"stale_round"``, ``"not_dealer"``,
-        ``"round_scored"``, ``"word_vote_open"``/``"picking_open"``, ``"stale_turn"`` (``turned``: a
-        doubled tap), ``"deck_out"``."""
-        self._check_round(action)
+        """The dealer turns the next card now (§2). Raises (after ``"stale"``) ``"not_dealer"``,
+        ``"round_scored"``, ``"word_vote_open"``/``"picking_open"``, ``"stale_turn"`` (``turned``:
+        a doubled tap), ``"deck_out"``."""
         self._need_dealer(seat)
         self._turn_now(action["turned"], now)
 
     def _do_auto(self, seat: str, action: dict, now: float) -> None:
-        """The dealer starts or pauses the turning (§2: the dealer sets the tempo)."""
-        self._check_round(action)
+        """The dealer starts or pauses the turning (§2: the dealer sets the tempo). Raises (after
+        ``"stale"``) ``"not_dealer"``, ``"round_scored"``."""
         self._need_dealer(seat)
         self._set_auto(bool(action["on"]), now)
 
     def _do_tempo(self, seat: str, action: dict, now: float) -> None:
-        """The dealer sets the auto-turn interval in seconds (1–20). Raises ``"not_dealer"``."""
+        """The dealer sets the auto-turn interval in seconds (1–20). Raises ``"not_dealer"``,
+        ``"round_scored"``."""
         self._need_dealer(seat)
         if self.phase not in ("turning", "vote", "picking"):
             raise RuleError("round_scored")
@@ -763,33 +564,58 @@ class Diabolo(Game):
 
     def _do_deal(self, seat: str, action: dict, now: float) -> None:
         """Deal the next round once the scores are up (§3). Only its dealer may (any player if
-        that one has left). Raises ``"not_scored"``, ``"stale_round"`` (``round`` must be the
-        next round's number), ``"not_dealer"``."""
+        that one has left). Raises ``"not_scored"``, ``"stale"`` (``round`` must be the next
+        round's number), ``"not_dealer"``."""
         self._deal_next(action, now, seat)
+
+    # --- the host's moves ----------------------------------------------------------------------
+
+    def _host_overrule(self, action: dict, now: float) -> None:
+        """The host decides the word under vote (RULES.md: the host can overrule). Raises
+        ``"no_word_vote"``, ``"vote_gone"`` (another vote's id), ``"vote_closed"``."""
+        if self.phase != "vote" or self.vote is None:
+            raise RuleError("no_word_vote")
+        self._change_vote(lambda vote: vote.overrule(action["outcome"], action["vote"]), now)
+
+    def _host_auto(self, action: dict, now: float) -> None:
+        """Start or pause the turning for a dealer whose phone is gone. Raises ``"round_scored"``."""
+        self._set_auto(bool(action["on"]), now)
+
+    def _host_turn(self, action: dict, now: float) -> None:
+        """Turn the next card for the dealer. Raises like :meth:`_do_turn`, without ``not_dealer``."""
+        self._turn_now(int(action["turned"]), now)
+
+    def _host_deal(self, action: dict, now: float) -> None:
+        """Deal the next round for a next dealer whose phone is gone (else nobody could go on);
+        they stay that round's dealer. Raises ``"not_scored"``, ``"stale"``."""
+        self._deal_next(action, now)
+
+    def _host_handicap(self, action: dict, now: float) -> None:
+        """Give a player the quick-player handicap, or take it back (§8). Raises ``"not_a_player"``."""
+        seat = action["seat"]
+        if seat not in self.players:
+            raise RuleError("not_a_player")
+        self.handicap = [s for s in self.handicap if s != seat] + ([seat] if action["on"] else [])
+        self._event("handicap", seat=seat, on=bool(action["on"]))
+
+    # --- rules shared by the moves -------------------------------------------------------------
 
     def _deal_next(self, action: dict, now: float, seat: str | None = None) -> None:
         """Deal round ``action["round"]`` with its planned dealer; ``seat`` None is the host,
-        who may deal for anyone. Raises ``"not_scored"``, ``"stale_round"``, ``"not_dealer"``."""
+        who may deal for anyone. Raises ``"not_scored"``, ``"stale"`` (params ``round``,
+        ``current``: the round to deal), ``"not_dealer"``; changes nothing when it does."""
         if self.phase != "scored":
             raise RuleError("not_scored")
         if action["round"] != self.round + 1:
-            raise RuleError("stale_round", round=action["round"], current=self.round + 1)
-        if self.victory_tiles:
-            while len(self.dealers) <= self.round:
-                self.dealers.append(self.players[len(self.dealers) % len(self.players)])
-        nxt = self.dealers[self.round]
+            raise RuleError("stale", round=action["round"], current=self.round + 1)
+        nxt = self._planned_dealer(self.round + 1)
         if seat is not None and seat != nxt and nxt in self.players:
             raise RuleError("not_dealer")
         self._deal(self.round + 1, now)
 
-    # --- internals ---------------------------------------------------------------------------
-
-    def _shown(self, card: int) -> str:
-        """The face of card ``card`` for a refusal message (jokers as Ψ / ΨΨ)."""
-        return shown_face(self.cards[card]) if 0 <= card < len(self.cards) else "?"
-
-    def _face(self, card: int) -> str:
-        return self.cards[card]["face"] if 0 <= card < len(self.cards) else "?"
+    def _need_dealer(self, seat: str) -> None:
+        if seat != self.dealer:
+            raise RuleError("not_dealer")
 
     def _need_turning(self) -> None:
         if self.phase in ("scored", "over"):
@@ -798,6 +624,21 @@ class Diabolo(Game):
             raise RuleError("word_vote_open")
         if self.phase == "picking":
             raise RuleError("picking_open")
+
+    def _min_cards(self, seat: str) -> int:
+        """Fewest cards a word of ``seat`` must take (§2; §8 for a player given the handicap)."""
+        return HANDICAP_CARDS if seat in self.handicap else MIN_CARDS
+
+    def _held(self) -> set[int]:
+        """The cards a claim under vote holds for its claimant."""
+        return set(self.claim["ids"]) if self.claim and self.claim["status"] == "vote" else set()
+
+    def _shown(self, card: int) -> str:
+        """The face of card ``card`` for a refusal message (jokers as Ψ / ΨΨ)."""
+        return shown_face(self.cards[card]) if 0 <= card < len(self.cards) else "?"
+
+    def _face(self, card: int) -> str:
+        return self.cards[card]["face"] if 0 <= card < len(self.cards) else "?"
 
     def _set_auto(self, on: bool, now: float) -> None:
         if self.phase in ("scored", "over"):
@@ -836,15 +677,22 @@ class Diabolo(Game):
         self._event("claim_taken", seat=claim["seat"], word=claim["word"], count=len(claim["ids"]))
         self._resume(now, CLAIM_SHOW_SECONDS)
 
-    def _settle_vote(self, now: float) -> None:
+    def _change_vote(self, change: Callable[[TableVote], None], now: float) -> None:
+        """Apply ``change`` (a ballot, the overrule, a time-out, a voter leaving) to the open
+        vote, keep it, and settle the claim once the vote is decided. A :class:`RuleError` from
+        ``change`` leaves everything as it was."""
         vote = TableVote.from_dict(self.vote)
-        outcome = vote.decided
-        if outcome is None:
-            return
-        if outcome == "accept":
+        change(vote)
+        self.vote = vote.to_dict()
+        if vote.decided == "accept":
             self._take(now)
             self.claim["voted"] = True
-            return
+        elif vote.decided == "reject":
+            self._reject(now)
+
+    def _reject(self, now: float) -> None:
+        """The table voted the word down: no cards for the claimant; every other player picks
+        one (§2)."""
         claim = self.claim
         claim["status"] = "rejected"
         self.vote = None
@@ -878,7 +726,7 @@ class Diabolo(Game):
             self._finish_picking(now)
 
     def _finish_picking(self, now: float) -> None:
-        self._event("picked", picks=_plain(self.picking["picked"]))
+        self._event("picked", picks=plain(self.picking["picked"]))
         self._resume(now)
 
     def _resume(self, now: float, wait: float = 0.0) -> None:
@@ -892,9 +740,11 @@ class Diabolo(Game):
 
     def _end_if_stuck(self, now: float) -> None:
         """Deck out and too few cards face up for anyone's word: the round is over (§3)."""
-        fewest = min(HANDICAP_CARDS if s in self.handicap else MIN_CARDS for s in self.players)
+        fewest = min(self._min_cards(s) for s in self.players)
         if not self.deck and self.phase == "turning" and len(self.table) < fewest:
             self._end_round(now, "no_cards")
+
+    # --- scoring (§3, §4, §7) ------------------------------------------------------------------
 
     def _end_round(self, now: float, why: str) -> None:
         """Score the round (§3; §7 victory tiles) and show a few words still possible."""
@@ -929,10 +779,11 @@ class Diabolo(Game):
             self._finish_game()
 
     def totals(self) -> dict[str, int]:
-        """Each player's sum of round results (§4)."""
+        """Each player's sum of round results (§4): ``{seat: cards}``."""
         return {s: sum(r["cards"].get(s, 0) for r in self.results) for s in self.players}
 
     def _finish_game(self) -> None:
+        """The winners: the highest total, ties share (§4); with tiles, the most tiles (§7)."""
         if self.victory_tiles:
             top = max(self.tiles.get(s, 0) for s in self.players)
             self.winners = [s for s in self.players if self.tiles.get(s, 0) == top]
@@ -943,15 +794,11 @@ class Diabolo(Game):
         self.phase = "over"
         self._event("over", winners=list(self.winners))
 
-    def _event(self, kind: str, **fields: Any) -> None:
-        self.event_n += 1
-        self.last_event = {"n": self.event_n, "kind": kind, **fields}
-
     def card_count(self) -> int:
         """Cards in deck + table + every pile (always the whole deck: conservation)."""
         return len(self.deck) + len(self.table) + sum(len(p) for p in self.piles.values())
 
-    # --- views and snapshots -----------------------------------------------------------------
+    # --- the view ------------------------------------------------------------------------------
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know; ``None`` is the table. Everything is public except the order
@@ -969,13 +816,12 @@ class Diabolo(Game):
         totals = self.totals()
         next_dealer = None
         if self.phase == "scored":
-            next_dealer = (self.dealers[self.round] if self.round < len(self.dealers)
-                           else self.players[len(self.dealers) % len(self.players)])
+            next_dealer = self._planned_dealer(self.round + 1)
             if next_dealer not in self.players:
                 next_dealer = None
         claim = None
         if self.claim is not None:
-            claim = {k: _plain(v) for k, v in self.claim.items() if k != "ids"}
+            claim = {k: plain(v) for k, v in self.claim.items() if k != "ids"}
         vote = TableVote.from_dict(self.vote).view() if self.vote is not None else None
         out = {
             "game": self.KEY,
@@ -995,33 +841,128 @@ class Diabolo(Game):
             "table": [dict(self.cards[i]) for i in self.table],
             "players": [
                 {"seat": s, "cards": len(self.piles.get(s, [])), "total": totals[s], "tiles": self.tiles.get(s, 0),
-                 "min": HANDICAP_CARDS if s in self.handicap else MIN_CARDS, "passed": s in self.passed}
+                 "min": self._min_cards(s), "passed": s in self.passed}
                 for s in self.players
             ],
             "claim": claim,
             "vote": vote,
-            "picking": _plain(self.picking),
-            "results": _plain(self.results),
+            "picking": plain(self.picking),
+            "results": plain(self.results),
             "winners": list(self.winners),
             "possible": list(self.possible),
             "victory_tiles": self.victory_tiles,
             "tile_handicap": self.tile_handicap,
-            "last_event": _plain(self.last_event),
+            "last_event": plain(self.last_event),
             "version": self.version,
         }
         if seat is not None:
             out["me"] = seat
         return out
 
-    def to_dict(self) -> dict:
-        """Full JSON-ready snapshot (the deck order included)."""
-        return {"game": self.KEY, **{f: _plain(getattr(self, f)) for f in self._FIELDS}}
+    # --- snapshots, bots and the conformance suite ---------------------------------------------
 
     @classmethod
-    def from_dict(cls, data: dict, rng: random.Random) -> "Diabolo":
-        """Rebuild a game from :meth:`to_dict` output; ``rng`` serves later shuffles and picks."""
-        game = cls()
-        for f in cls._FIELDS:
-            setattr(game, f, _plain(data[f]))
-        game._rng = rng
-        return game
+    def migrate(cls, data: dict, version: int) -> dict:
+        """Layout 1 → 2: ballots and the host's overrule name their vote (``vote_serial``, the id
+        of the latest vote). A layout-1 snapshot takes its serial from the open vote's id, or 0
+        when no vote is open; an open vote saved before votes had ids gets id 1, so phones can
+        name it (their ballots carry ids from 1). A snapshot that already has ``vote_serial``
+        (written by main before snapshots had versions) keeps it."""
+        if version < 2:
+            vote = data.get("vote")
+            if isinstance(vote, dict) and not vote.get("id"):
+                vote["id"] = 1
+            data.setdefault("vote_serial", vote["id"] if isinstance(vote, dict) else 0)
+        return data
+
+    def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:
+        """A few moves ``seat`` could sensibly make now, mostly legal (``seat=None``: the host's).
+
+        The dealer turns cards and starts the turning at a quick tempo; a player claims a real
+        word of the list found by the game's own solver (:func:`~.diabolo_words.possible_words`
+        over the free face-up cards), now and then a made-up one (its cards' own letters, which
+        goes to a vote), passes once the deck is out, votes, picks, and the next dealer deals.
+        The host turns, overrules and deals. Random play from these ends a game (the
+        conformance suite plays 2 and 6 players to the end in a few hundred moves).
+
+        Returns:
+            Action dicts shaped as :attr:`MOVES` (``seat`` a player) or :attr:`HOST_MOVES`
+            (``seat=None``); none for a spectator or once the game is over. A move may repeat
+            (a weight for random choice).
+        """
+        if self.over:
+            return []
+        if seat is None:
+            return self._host_suggestions(rng)
+        if seat not in self.players:
+            return []
+        r = self.round
+        out: list[dict] = []
+        if self.phase == "turning":
+            if seat == self.dealer and self.deck:
+                out += [{"type": "turn", "round": r, "turned": self.turned}] * 2
+                if not self.auto_on:
+                    out.append({"type": "auto", "round": r, "on": True})
+                if self.interval > 1:
+                    out.append({"type": "tempo", "seconds": 1})
+            out += self._claim_suggestions(seat, rng)
+            if not self.deck and seat not in self.passed:
+                out.append({"type": "pass", "round": r})
+        elif self.phase == "vote" and self.vote is not None and seat in self.vote["voters"]:
+            out.append({"type": "vote", "vote": self.vote["id"], "ballot": rng.choice(("accept", "reject"))})
+        elif self.phase == "picking" and self.picking is not None and self.table:
+            if seat in self.picking["pickers"] and seat not in self.picking["picked"]:
+                out.append({"type": "pick", "round": r, "card": rng.choice(self.table)})
+        elif self.phase == "scored":
+            nxt = self._planned_dealer(r + 1)
+            if seat == nxt or nxt not in self.players:
+                out.append({"type": "deal", "round": r + 1})
+        return out
+
+    def _host_suggestions(self, rng: random.Random) -> list[dict]:
+        """The host stands in for the dealer (turn, start the turning), decides a vote, deals the
+        next round, and now and then changes a player's handicap (§8)."""
+        out: list[dict] = []
+        if self.phase == "turning" and self.deck:
+            out.append({"type": "turn", "turned": self.turned})
+            if not self.auto_on:
+                out.append({"type": "auto", "on": True})
+        elif self.phase == "vote" and self.vote is not None:
+            out.append({"type": "overrule", "vote": self.vote["id"], "outcome": rng.choice(("accept", "reject"))})
+        elif self.phase == "scored":
+            out.append({"type": "deal", "round": self.round + 1})
+        if rng.random() < 0.05:
+            out.append({"type": "handicap", "seat": rng.choice(self.players), "on": rng.random() < 0.3})
+        return out
+
+    def _claim_suggestions(self, seat: str, rng: random.Random) -> list[dict]:
+        """Claims of a real word from the free face-up cards (two copies, so they are chosen
+        most), and sometimes a made-up word spelt by the cards as they lie."""
+        held = self._held()
+        free = tuple(sorted(i for i in self.table if i not in held))
+        need = self._min_cards(seat)
+        if len(free) < need:
+            return []
+        out: list[dict] = []
+        for word in _words_to_claim(self.lang, free, need)[:1]:
+            plan = best_assignment(word, [self.cards[i] for i in free])
+            if plan is not None:
+                cards = [{"id": c["id"], **({"as": c["as"]} if c["joker"] else {})} for c in plan]
+                out += [{"type": "claim", "round": self.round, "word": word, "cards": cards}] * 2
+        if rng.random() < 0.1:
+            chosen = rng.sample(free, need)
+            cards = [{"id": i, **({"as": "E" * self.cards[i]["joker"]} if self.cards[i]["joker"] else {})}
+                     for i in chosen]
+            word = "".join(card_letters(self.cards[c["id"]], c.get("as")) for c in cards)
+            out.append({"type": "claim", "round": self.round, "word": word, "cards": cards})
+        return out
+
+    def redeal_hidden(self, seat: str | None, rng: random.Random) -> "Diabolo":
+        """A copy with the undealt deck shuffled anew: its order is the one thing no seat (and
+        not the table) may know. Everything else (the row, the piles' sizes, claims, votes,
+        picks, scores) is public and kept; cards a picker drew face down from the deck are
+        shown to nobody by any view (only pile sizes are). ``seat`` does not matter: no seat
+        sees more than the table."""
+        twin = type(self).from_dict(self.to_dict(), rng)
+        rng.shuffle(twin.deck)
+        return twin

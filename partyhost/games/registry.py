@@ -1,16 +1,14 @@
 """The games the host can play, by key, and the schema checks shared by all of them.
 
-Schemas are checked with the ``jsonschema`` package (draft 2020-12): every action and every
-options object is validated before a game sees it, so rules code only checks rules.
+Schemas are checked with the ``jsonschema`` package (draft 2020-12, with JSON integers only:
+:data:`partyhost.wire.Validator`): every action and every options object is validated before a
+game sees it, so rules code only checks rules.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from jsonschema import Draft202012Validator
-
-from .base import Game, RuleError
+from .base import Game
+from .schema import check_action, check_options  # noqa: F401 - re-exported for the engine and party
 from .decrypto import Decrypto
 from .diabolo import Diabolo
 from .the_mind import TheMind
@@ -24,55 +22,6 @@ GAMES: dict[str, type[Game]] = {cls.KEY: cls for cls in (TheMind, WordBasket, De
 def get(key: object) -> type[Game] | None:
     """The game class for ``key``, or None."""
     return GAMES.get(key) if isinstance(key, str) else None
-
-
-@lru_cache(maxsize=None)
-def _validator(cls: type[Game], action_type: str | None, host: bool = False) -> Draft202012Validator:
-    schema = cls.OPTIONS if action_type is None else (cls.HOST_ACTIONS if host else cls.ACTIONS)[action_type]
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
-
-
-def _first_error(validator: Draft202012Validator, data: object) -> str | None:
-    error = next(iter(sorted(validator.iter_errors(data), key=lambda e: list(e.path))), None)
-    if error is None:
-        return None
-    where = "/".join(str(p) for p in error.path) or "(root)"
-    return f"{where}: {error.message}"[:200]
-
-
-def check_action(cls: type[Game], action: object, host: bool = False) -> dict:
-    """Validate one action dict against ``cls.ACTIONS`` (``cls.HOST_ACTIONS`` when ``host``).
-
-    Returns:
-        The action, unchanged.
-    Raises:
-        RuleError: ``"unknown_action"`` (``type``) or ``"malformed"`` (``detail``).
-    """
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise RuleError("malformed", detail="type")
-    if action["type"] not in (cls.HOST_ACTIONS if host else cls.ACTIONS):
-        raise RuleError("unknown_action", type=action["type"][:40])
-    problem = _first_error(_validator(cls, action["type"], host), action)
-    if problem:
-        raise RuleError("malformed", detail=problem)
-    return action
-
-
-def check_options(cls: type[Game], options: object) -> dict:
-    """Validate lobby options and fill in the schema's defaults.
-
-    Raises:
-        RuleError: ``"bad_options"`` (``detail``).
-    """
-    problem = _first_error(_validator(cls, None), options)
-    if problem:
-        raise RuleError("bad_options", detail=problem)
-    filled = dict(options)
-    for name, prop in cls.OPTIONS.get("properties", {}).items():
-        if name not in filled and "default" in prop:
-            filled[name] = prop["default"]
-    return filled
 
 
 def assets() -> dict[str, list[str]]:

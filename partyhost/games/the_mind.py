@@ -31,9 +31,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from jsonschema import Draft202012Validator
-
-from .base import Game, RuleError
+from .base import Game, Move, RuleError, plain
 
 # --- rules as data ---------------------------------------------------------------------------
 
@@ -77,16 +75,6 @@ def _action_schema(kind: str, **props: dict) -> dict:
     }
 
 
-def _plain_copy(value: Any) -> Any:
-    """A deep copy of JSON-like data (dicts, lists, scalars); much cheaper than copy.deepcopy."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _plain_copy(v) for k, v in value.items()}
-    if kind is list:
-        return [v if type(v) in (int, float, str) else _plain_copy(v) for v in value]
-    return value
-
-
 def _clock(value: float) -> float:
     return round(float(value), 2)
 
@@ -120,24 +108,28 @@ class TheMind(Game):
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
     OPTIONS: ClassVar[dict] = {"type": "object", "properties": {}, "additionalProperties": False}
-    ACTIONS: ClassVar[dict[str, dict]] = {
-        "ready": _action_schema("ready", level=_LEVEL, ready={"type": "boolean"}),
-        "stop": _action_schema("stop", level=_LEVEL),
-        "play": _action_schema(
+    STALE_FIELD: ClassVar[str] = "level"
+    MOVES: ClassVar[dict[str, Move]] = {
+        "ready": Move(_action_schema("ready", level=_LEVEL, ready={"type": "boolean"}), "_do_ready", stale=True),
+        "stop": Move(_action_schema("stop", level=_LEVEL), "_do_stop", stale=True),
+        "play": Move(_action_schema(
             "play", level=_LEVEL, card={"type": "integer", "minimum": CARD_LOW, "maximum": CARD_HIGH}
-        ),
-        "propose_shuriken": _action_schema("propose_shuriken", level=_LEVEL),
-        "vote_shuriken": _action_schema(
+        ), "_do_play", stale=True),
+        "propose_shuriken": Move(_action_schema("propose_shuriken", level=_LEVEL), "_do_propose_shuriken",
+                                 stale=True),
+        "vote_shuriken": Move(_action_schema(
             "vote_shuriken", proposal={"type": "integer", "minimum": 1}, agree={"type": "boolean"}
-        ),
+        ), "_do_vote_shuriken"),
     }
-    _VALIDATORS: ClassVar[dict[str, Draft202012Validator]] = {
-        kind: Draft202012Validator(schema) for kind, schema in ACTIONS.items()
-    }
-    _OPTIONS_VALIDATOR: ClassVar[Draft202012Validator] = Draft202012Validator(OPTIONS)
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "players", "levels", "level", "phase", "lives", "shuriken", "hands", "stock", "ready",
+        "log", "proposal", "next_proposal_id", "last_event", "event_n", "chart", "version",
+        "elapsed", "play_start",
+    )
 
     def __init__(self) -> None:
         """An empty game; call :meth:`setup` (or use :meth:`from_dict`) before anything else."""
+        super().__init__()
         self._rng: random.Random | None = None
         self._reset()
 
@@ -184,7 +176,7 @@ class TheMind(Game):
             raise RuleError("player_count", count=len(players), min=self.MIN_PLAYERS, max=self.MAX_PLAYERS)
         if len(set(players)) != len(players):
             raise RuleError("duplicate_seat")
-        if not self._OPTIONS_VALIDATOR.is_valid(options if options is not None else {}):
+        if options not in (None, {}):
             raise RuleError("bad_options")
         start = PLAYER_COUNT_TABLE[len(players)]
         self._reset()
@@ -202,32 +194,6 @@ class TheMind(Game):
     def over(self) -> bool:
         """True once the game is won or lost."""
         return self.phase in ("won", "lost")
-
-    def apply(self, seat: str, action: dict, now: float) -> None:
-        """Apply one action of ``seat`` stamped at game-clock ``now`` (seconds).
-
-        Checks run in this order: the dict against ``ACTIONS``, the game not over, the seat
-        being a player, then the action's own rules. A success always bumps ``version`` (also a
-        repeated "ready" that changes no flag).
-
-        Raises:
-            RuleError: ``"bad_action"`` (malformed dict), ``"game_over"``, ``"not_a_player"``
-                and the codes of each action (see the ``_do_*`` methods). Nothing changes
-                when it is raised.
-        """
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise RuleError("bad_action")
-        if action["type"] not in self._VALIDATORS:
-            raise RuleError("bad_action")
-        kind = action["type"]
-        if not self._VALIDATORS[kind].is_valid(action):
-            raise RuleError("bad_action", type=kind)
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        getattr(self, "_do_" + kind)(seat, action, float(now))
-        self.version += 1
 
     def tick(self, now: float) -> None:
         """Let an open shuriken proposal lapse once ``now`` (game-clock seconds) reaches its
@@ -293,17 +259,12 @@ class TheMind(Game):
 
     # --- actions -----------------------------------------------------------------------------
 
-    def _check_level(self, action: dict) -> None:
-        if action["level"] != self.level:
-            raise RuleError("stale_level", level=action["level"], current=self.level)
-
     def _do_ready(self, seat: str, action: dict, now: float) -> None:
         """Lay or lift the hand (seeds/003_… §3; RULES.md "The Mind").
 
-        Raises ``"stale_level"`` (params ``level``, ``current``), ``"already_playing"``
+        Raises ``"already_playing"``
         (phase is not ``"ready"``).
         """
-        self._check_level(action)
         if self.phase != "ready":
             raise RuleError("already_playing")
         self.ready[seat] = bool(action["ready"])
@@ -313,9 +274,8 @@ class TheMind(Game):
     def _do_stop(self, seat: str, action: dict, now: float) -> None:
         """Pause play; everyone readies again (seeds/003_… §3).
 
-        Raises ``"stale_level"``, ``"not_playing"``.
+        Raises ``"not_playing"``.
         """
-        self._check_level(action)
         if self.phase != "playing":
             raise RuleError("not_playing")
         self._pause(now)
@@ -324,7 +284,7 @@ class TheMind(Game):
     def _do_play(self, seat: str, action: dict, now: float) -> None:
         """Play the seat's lowest card (seeds/003_… §3, §4; RULES.md "The Mind").
 
-        Checks, in this order: ``"stale_level"``; ``"card_gone"`` (params ``card``: not in the
+        Checks, in this order (after the pipeline's ``"stale"`` level check): ``"card_gone"`` (params ``card``: not in the
         seat's hand, e.g. discarded by a mistake or shuriken meanwhile, or a doubled tap);
         ``"not_playing"``; ``"shuriken_vote_open"``; ``"not_lowest"`` (params ``card``).
 
@@ -332,7 +292,6 @@ class TheMind(Game):
         hand is discarded face up (reason ``"mistake"``, same ``t``); at zero lives the game is
         lost at once; otherwise play pauses unless that emptied every hand.
         """
-        self._check_level(action)
         card = int(action["card"])
         hand = self.hands[seat]
         if card not in hand:
@@ -377,10 +336,9 @@ class TheMind(Game):
     def _do_propose_shuriken(self, seat: str, action: dict, now: float) -> None:
         """Open a shuriken vote; the proposer agrees (seeds/003_… §4).
 
-        The vote lapses ``SHURIKEN_VOTE_SECONDS`` after ``now``. Raises ``"stale_level"``,
+        The vote lapses ``SHURIKEN_VOTE_SECONDS`` after ``now``. Raises
         ``"no_shuriken"``, ``"shuriken_vote_open"``.
         """
-        self._check_level(action)
         if self.shuriken < 1:
             raise RuleError("no_shuriken")
         if self.proposal is not None:
@@ -495,7 +453,7 @@ class TheMind(Game):
             "outcome": outcome,
             "reward": reward,
             "capped": capped,
-            "cards": _plain_copy(self.log),
+            "cards": plain(self.log),
         }
         self.proposal = None
         if outcome == "lost":
@@ -519,10 +477,6 @@ class TheMind(Game):
         else:
             self._deal(done + 1)
             self._event("level_complete", level=done, reward=reward, capped=capped, cause=cause)
-
-    def _event(self, kind: str, **fields: Any) -> None:
-        self.event_n += 1
-        self.last_event = {"n": self.event_n, "kind": kind, **fields}
 
     # --- views and snapshots -----------------------------------------------------------------
 
@@ -556,9 +510,9 @@ class TheMind(Game):
                 for e in self.log
                 if e["kind"] == "discard"
             ],
-            "proposal": _plain_copy(self.proposal),
-            "last_event": _plain_copy(self.last_event),
-            "chart": _plain_copy(self.chart),
+            "proposal": plain(self.proposal),
+            "last_event": plain(self.last_event),
+            "chart": plain(self.chart),
             # A lost game shows what was still in the hands, as a table would turn them over.
             "revealed": (
                 [{"seat": s, "cards": list(self.hands[s])} for s in self.players]
@@ -571,24 +525,42 @@ class TheMind(Game):
             out["me"] = seat
         return out
 
-    _FIELDS: ClassVar[tuple[str, ...]] = (
-        "players", "levels", "level", "phase", "lives", "shuriken", "hands", "stock", "ready",
-        "log", "proposal", "next_proposal_id", "last_event", "event_n", "chart", "version",
-        "elapsed", "play_start",
-    )  # fmt: skip
+    # --- for the conformance suite and bots -------------------------------------------------
 
-    def to_dict(self) -> dict:
-        """Full JSON-serialisable snapshot (every hand and the undealt stock included)."""
-        return {"game": self.KEY, **{f: _plain_copy(getattr(self, f)) for f in self._FIELDS}}
+    def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:
+        """What ``seat`` could do now: ready up, play its lowest card, stop, propose or answer a
+        shuriken vote (the host has no moves in The Mind)."""
+        if seat is None or seat not in self.players or self.over:
+            return []
+        out: list[dict] = []
+        if self.proposal is not None:
+            out.append({"type": "vote_shuriken", "proposal": self.proposal["id"], "agree": rng.random() < 0.7})
+        if self.phase == "ready":
+            out.append({"type": "ready", "level": self.level, "ready": not self.ready.get(seat, False)
+                        or rng.random() < 0.1})
+        elif self.phase == "playing":
+            hand = self.hands.get(seat) or []
+            if hand:
+                out += [{"type": "play", "level": self.level, "card": hand[0]}] * 3
+            out.append({"type": "stop", "level": self.level})
+            if self.shuriken and self.proposal is None:
+                out.append({"type": "propose_shuriken", "level": self.level})
+        return out
 
-    @classmethod
-    def from_dict(cls, data: dict, rng: random.Random) -> "TheMind":
-        """Rebuild a game from :meth:`to_dict` output; ``rng`` is used for later deals."""
-        game = cls()
-        for f in cls._FIELDS:
-            setattr(game, f, _plain_copy(data[f]))
-        game._rng = rng
-        return game
+    def redeal_hidden(self, seat: str | None, rng: random.Random) -> "TheMind":
+        """A copy where the other players' hands and the undealt stock are shuffled and dealt
+        again (each hand keeps its size); ``seat``'s own hand and everything played stay."""
+        twin = type(self).from_dict(self.to_dict(), rng)
+        if self.over and self.phase == "lost":
+            return twin  # the hands are turned over: nothing is secret any more
+        others = [s for s in twin.players if s != seat]
+        pool = [c for s in others for c in twin.hands[s]] + list(twin.stock)
+        rng.shuffle(pool)
+        for s in others:
+            size = len(twin.hands[s])
+            twin.hands[s], pool = sorted(pool[:size]), pool[size:]
+        twin.stock = sorted(pool)
+        return twin
 
     def undealt(self) -> list[int]:
         """The cards of this level's shuffle that no one was dealt (sorted; secret)."""

@@ -35,14 +35,20 @@ class TableVote:
         voters: the seats that may vote (usually everyone but the player whose move is judged).
         now: game-clock time the vote opens (seconds).
         seconds: time limit; when it passes, the ballots cast so far decide.
+        vote_id: the owning game's serial number of this vote (1, 2, …). Every ballot and
+            overrule names the vote it is for, so a late ballot for a closed vote can never
+            decide the next one (a tap sent just before the vote closed arrives after the next
+            one opened).
 
     Raises:
         ValueError: ``seconds`` is not positive.
     """
 
-    def __init__(self, subject: dict, voters: list[str], now: float, seconds: float = VOTE_SECONDS) -> None:
+    def __init__(self, subject: dict, voters: list[str], now: float, seconds: float = VOTE_SECONDS,
+                 vote_id: int = 0) -> None:
         if seconds <= 0:
             raise ValueError("seconds must be positive")
+        self.id = int(vote_id)
         self.subject = dict(subject)
         self.voters = list(voters)
         self.opened = float(now)
@@ -52,14 +58,25 @@ class TableVote:
         self.expired = False
 
     # ----- moves --------------------------------------------------------------------------------
-    def cast(self, seat: str, ballot: str) -> None:
-        """Record ``seat``'s ballot (``"accept"`` or ``"reject"``); a voter may change it while
-        the vote is open.
+    def check_id(self, vote_id: int | None) -> None:
+        """Refuse a move made for another vote.
 
         Raises:
-            RuleError: ``"not_a_voter"`` (the judged player, or a spectator), ``"vote_closed"``,
-                ``"bad_ballot"``.
+            RuleError: ``"vote_gone"`` (``vote``: the id asked for) when ``vote_id`` is not this
+                vote's id.
         """
+        if vote_id != self.id:
+            raise RuleError("vote_gone", vote=vote_id if isinstance(vote_id, int) else 0)
+
+    def cast(self, seat: str, ballot: str, vote_id: int | None = None) -> None:
+        """Record ``seat``'s ballot (``"accept"`` or ``"reject"``) for vote ``vote_id``; a voter
+        may change it while the vote is open.
+
+        Raises:
+            RuleError: ``"vote_gone"`` (another vote's id, see :meth:`check_id`), ``"not_a_voter"``
+                (the judged player, or a spectator), ``"vote_closed"``, ``"bad_ballot"``.
+        """
+        self.check_id(vote_id)
         if self.decided is not None:
             raise RuleError("vote_closed")
         if seat not in self.voters:
@@ -68,12 +85,13 @@ class TableVote:
             raise RuleError("bad_ballot")
         self.ballots[seat] = ballot
 
-    def overrule(self, outcome: str) -> None:
-        """The host decides (``"accept"`` or ``"reject"``), closing the vote at once.
+    def overrule(self, outcome: str, vote_id: int | None = None) -> None:
+        """The host decides vote ``vote_id`` (``"accept"`` or ``"reject"``), closing it at once.
 
         Raises:
-            RuleError: ``"vote_closed"``, ``"bad_ballot"``.
+            RuleError: ``"vote_gone"``, ``"vote_closed"``, ``"bad_ballot"``.
         """
+        self.check_id(vote_id)
         if self.decided is not None:
             raise RuleError("vote_closed")
         if outcome not in BALLOTS:
@@ -120,6 +138,7 @@ class TableVote:
         """Public, JSON-ready: subject, voters, who has voted and how, tally, deadline, outcome.
         Ballots are open (a table vote by show of hands)."""
         return {
+            "id": self.id,
             "subject": dict(self.subject),
             "voters": list(self.voters),
             "ballots": dict(self.ballots),
@@ -131,14 +150,14 @@ class TableVote:
 
     def to_dict(self) -> dict:
         """Full snapshot for the owning game's ``to_dict``."""
-        return {"subject": dict(self.subject), "voters": list(self.voters), "opened": self.opened,
+        return {"id": self.id, "subject": dict(self.subject), "voters": list(self.voters), "opened": self.opened,
                 "closes": self.closes, "ballots": dict(self.ballots), "overruled": self.overruled,
                 "expired": self.expired}
 
     @classmethod
     def from_dict(cls, data: dict) -> "TableVote":
         """Rebuild from :meth:`to_dict` output."""
-        vote = cls(data["subject"], data["voters"], data["opened"], 1.0)
+        vote = cls(data["subject"], data["voters"], data["opened"], 1.0, int(data.get("id", 0)))
         vote.closes = data["closes"]
         vote.ballots = dict(data["ballots"])
         vote.overruled = data["overruled"]

@@ -4,8 +4,32 @@ Sources. The rulebook ``shared/seeds/002_7b5dc1ed359db9dd.txt`` is the law (sect
 their headings: 全員同時のしりとり, カードを配り、最初の文字を作る, 使える言葉と、文字の数え方,
 ワイルドは長さ、または行を指定する, 詰まったらリセット、間違いには1枚追加, 同時に入ったとき、残り1枚と上がり,
 子どもや経験差があるとき); ``shared/RULES.md`` "Word Basket" settles what it leaves open for phones.
-Words are read by :mod:`partyhost.lexicon.kana` (one pipeline for typed words, dictionary and
-cards) and judged by :mod:`partyhost.lexicon.japanese` and the table (:mod:`.vote`).
+
+Where things are:
+
+* this module — the table: deal, field, basket, plays, resets, リーチ, challenges, the win, views;
+* :mod:`.word_basket_words` — the 60 cards and the judging of one word (its reading, the lexicon
+  lookups, whether it fits a card on a field);
+* :mod:`.word_basket_solver` — known words that fit and the plays a seat could make with them,
+  for :meth:`WordBasket.suggest` only (never for judging);
+* :mod:`.vote` — the table vote on a challenged word.
+
+Phases (:data:`PHASES` declares them; :attr:`WordBasket.stage` says where a game is). Everyone
+acts at once; there are no turns. A move not open in a stage is refused by its own rule (code in
+brackets) and changes nothing::
+
+    stage        open moves                                  what ends it
+    play         play, reset, reach, point_out, challenge,   a challenge → vote; a last card with
+                 lookup  [vote, overrule: wb_vote_gone]      リーチ declared and a word that stands
+                                                             → over; any other last card →
+                                                             win_pending
+    win_pending  point_out, challenge, reach, lookup         the window passes (tick) → over; the
+                 [play, reset: wb_win_pending; a play for    missing リーチ pointed out → play;
+                 the last field may still bounce as a race]  a challenge → vote
+    vote         vote, reach, lookup; host: overrule         all voted, the deadline (tick), the
+                 [play, reset, point_out, challenge:         host's overrule or the judged player
+                 wb_vote_open]                               leaving → play / win_pending / over
+    over         nothing [game_over]                         —
 
 How phones stand in for the table (our own choices, all documented in ``docs/word_basket.md``):
 
@@ -19,7 +43,9 @@ How phones stand in for the table (our own choices, all documented in ``docs/wor
   near-race ``{winner, loser, margin_ms, …}`` for the TV and the losing phone. It is an applied
   action (not a :class:`RuleError`) because it changes what the table sees, and a refusal must
   leave the state untouched. The margin is measured on the game clock the engine hands in
-  (``now`` of the two ``apply`` calls).
+  (``now`` of the two ``apply`` calls). ``wb_stale_field`` is this rule's refusal, not the
+  pipeline's ``stale``: no move is declared ``stale`` (the field is checked after the card and
+  the word, so the phone hears about its own mistake first).
 * **Words.** Mode ``"vote"`` (default): a dictionary word stands; an unknown word enters marked
   "?" and any other player may challenge it until the next card enters (or the field changes);
   a challenge opens a :class:`~.vote.TableVote` of every player but the word's, with the
@@ -29,8 +55,8 @@ How phones stand in for the table (our own choices, all documented in ``docs/wor
   unmarked but any other player may challenge it in the same way.
 * **Words typed in kanji.** A play carries ``word`` (what was typed) and, when ``word`` is not
   kana, ``reading``: the kana reading the player confirmed. It counts only when it is one of
-  :func:`partyhost.lexicon.japanese.readings_of` ``(word)``. The ``lookup`` action asks the
-  server for those readings first (the answer sits in the asking phone's view only).
+  :func:`.word_basket_words.readings` ``(word)``. The ``lookup`` action asks the server for those
+  readings first (the answer sits in the asking phone's view only).
 * **リーチ.** A player left with one card declares it (the ``reach`` action, or ``"reach": true``
   on the play that leaves one card). Any other player may point out a missing リーチ
   (``point_out``): one penalty card. A player who plays their last card without リーチ — or whose
@@ -42,7 +68,8 @@ How phones stand in for the table (our own choices, all documented in ``docs/wor
   (seed: 箱にあるカードを全て混ぜて), the owed draws are paid, then a new field is turned (number
   wilds are skipped). If no card can be drawn at all, the draw is forgiven.
 
-Action shapes (``ACTIONS`` holds the JSON Schema of each whole dict, ``"type"`` included)::
+Action shapes (:attr:`WordBasket.MOVES` holds the JSON Schema of each whole dict, ``"type"``
+included; the shared pipeline in :class:`~.base.Game` checks it once)::
 
     {"type": "play", "field": int, "card": int, "word": str, "reading"?: str, "reach"?: bool}
     {"type": "reset", "field": int, "top"?: int}        # top: the card to lay on top
@@ -63,45 +90,22 @@ The class never reads a clock, does no I/O and never uses the global ``random``.
 from __future__ import annotations
 
 import random
-import unicodedata
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from jsonschema import Draft202012Validator
-
 from ..lexicon import japanese, kana
-from .base import Game, RuleError
-from .vote import TableVote
+from . import schema
+from . import word_basket_solver as solver
+from . import word_basket_words as words
+from .base import Game, Move, RuleError, plain
+from .vote import BALLOTS, TableVote
+from .word_basket_words import (  # noqa: F401 - the cards and limits are part of this module's API
+    CARDS, DECK_SIZE, HANDICAPS, KANA_CARDS, LOOKUP_MAX, NUMBER_CARDS, ROW_CARDS, card_label, is_number,
+)
 
 # --- rules as data ---------------------------------------------------------------------------
 
-#: The 45 kana cards: the 44 gojūon kana without を and ん, and a second わ (seed: カードを配り…;
-#: research §2).
-KANA_CARDS: str = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるれろわ" + "わ"
-#: The 6 number wilds: exactly 5, exactly 6, 7 or more kana (7 stands for "7+"), two each.
-NUMBER_CARDS: tuple[int, ...] = (5, 5, 6, 6, 7, 7)
-#: The 9 row wilds (RULES.md: no わ-row card).
-ROW_CARDS: str = "あかさたなはまやら"
-
-
-def _build_cards() -> tuple[dict, ...]:
-    cards: list[dict] = []
-    for k in KANA_CARDS:
-        cards.append({"id": len(cards), "kind": "kana", "kana": k})
-    for n in NUMBER_CARDS:
-        cards.append({"id": len(cards), "kind": "number", "number": n})
-    for r in ROW_CARDS:
-        cards.append({"id": len(cards), "kind": "row", "row": r, "kana": kana.ROWS[r]})
-    return tuple(cards)
-
-
-#: Card id → card face. Ids are 0‥59; every game uses all 60.
-CARDS: tuple[dict, ...] = _build_cards()
-DECK_SIZE = len(CARDS)
-assert DECK_SIZE == 60
-
 HAND_SIZE = 5
-#: Handicap → (shortest word, shortest word for the last card) (seed: 子どもや経験差があるとき).
-HANDICAPS: dict[str, tuple[int, int]] = {"easy": (2, 3), "normal": (3, 4), "hard": (4, 5)}
 WORD_MODES = ("vote", "strict", "free")
 #: Two plays for the same field this close (game-clock seconds) are a near-race the TV shows.
 RACE_WINDOW = 0.150
@@ -109,8 +113,6 @@ RACE_WINDOW = 0.150
 CHAIN_SHOWN = 12
 #: How many recent events the views carry.
 EVENTS_SHOWN = 8
-#: Most readings a lookup returns.
-LOOKUP_MAX = 8
 #: Longest typed text the schemas let through, so that a long word gets the game's own
 #: ``wb_word_too_long`` (kana.reading refuses more than 30 kana) rather than "malformed".
 MAX_TEXT = 240
@@ -118,6 +120,7 @@ MAX_TEXT = 240
 _CARD_ID = {"type": "integer", "minimum": 0, "maximum": DECK_SIZE - 1}
 _SERIAL = {"type": "integer", "minimum": 0}
 _TEXT = {"type": "string", "maxLength": MAX_TEXT}
+_VOTE_ID = {"type": "integer", "minimum": 1}
 
 
 def _schema(kind: str, required: dict, optional: dict | None = None) -> dict:
@@ -129,54 +132,52 @@ def _schema(kind: str, required: dict, optional: dict | None = None) -> dict:
     }
 
 
-def _copy(value: Any) -> Any:
-    """Deep copy of JSON-like data."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
+@dataclass(frozen=True)
+class Phase:
+    """One stage of a Word Basket game (see the module docstring's table).
+
+    Attributes:
+        moves: the player moves open in this stage (any other is refused by its own rule).
+        host_moves: the host moves open in this stage.
+        ends: what ends the stage, and the stage that follows.
+    """
+
+    moves: tuple[str, ...]
+    host_moves: tuple[str, ...]
+    ends: str
 
 
-def card_label(card_id: int) -> str:
-    """A short public label of a card: ``"る"``, ``"5"``, ``"7+"``, ``"か行"``."""
-    c = CARDS[card_id]
-    if c["kind"] == "kana":
-        return c["kana"]
-    if c["kind"] == "number":
-        return "7+" if c["number"] == 7 else str(c["number"])
-    return c["row"] + "行"
+#: Stage → what is open and what ends it. :attr:`WordBasket.stage` is one of these keys; the view's
+#: ``phase`` is the same but for ``"win_pending"``, which the view shows as ``"play"`` with a
+#: ``pending_win``. :meth:`WordBasket.suggest` offers only open moves; a test holds the handlers to it.
+PHASES: dict[str, Phase] = {
+    "play": Phase(("play", "reset", "reach", "point_out", "challenge", "lookup"), (),
+                  "a challenge → vote; a last card with リーチ and a word that stands → over; "
+                  "another last card → win_pending"),
+    "win_pending": Phase(("point_out", "challenge", "reach", "lookup"), (),
+                         "the window passes (tick) → over; the missing リーチ pointed out → play; "
+                         "a challenge → vote"),
+    "vote": Phase(("vote", "reach", "lookup"), ("overrule",),
+                  "every voter voted, the deadline (tick), the host's overrule, or the judged "
+                  "player leaving → play, win_pending or over"),
+    "over": Phase((), (), "nothing: a player emptied their hand correctly"),
+}
 
-
-def _has_kanji(text: str) -> bool:
-    """True when ``text`` holds a kanji (CJK ideograph or 々), i.e. it may have a dictionary reading."""
-    return any(ch == "々" or unicodedata.name(ch, "").startswith("CJK") for ch in text)
-
-
-#: Honorific prefixes (美化語) said before everyday nouns: お寿司, ご近所 (see ``WordBasket._readings``).
-HONORIFICS = ("お", "ご")
-
-
-def _is_rendaku_of(reading: str, readings: list[str]) -> bool:
-    """True when ``reading`` is the voiced (rendaku) form of another reading in ``readings``
-    (ずし of すし, ばな of はな): the form a noun takes inside a compound, not after お."""
-    unvoiced = kana.plain(reading[:1]) + reading[1:]
-    return unvoiced != reading and unvoiced in readings
-
-
-def _is_number(card_id: int) -> bool:
-    return CARDS[card_id]["kind"] == "number"
+#: Texts :meth:`WordBasket.suggest` looks up (kanji with known readings, kana, junk).
+_LOOKUPS = ("新学期", "猫", "あひる", "明日", "お寿司", "xyz")
 
 
 class WordBasket(Game):
     """Word Basket for 2–8 players (seeds/002_… ; RULES.md "Word Basket").
 
-    Life cycle: ``setup`` deals 5 cards each and turns the field; the game is in phase
-    ``"play"`` (everyone may act at once), ``"vote"`` while the table votes on a challenged word,
-    and ``"over"`` once a player has emptied their hand correctly (``winner``).
+    Life cycle: ``setup`` deals 5 cards each and turns the field; then the stages of
+    :data:`PHASES` (everyone may act at once) until a player has emptied their hand correctly
+    (``winner``). Moves run through the shared pipeline (:meth:`~.base.Game.apply`): schema
+    (``unknown_action`` / ``malformed``), ``game_over``, ``not_a_player``, then the handler.
 
     Every refused action raises :class:`RuleError` and leaves the state untouched; every applied
-    action bumps ``version`` (a ``lookup`` only changes the asking seat's view). Example::
+    action bumps ``version`` (a ``lookup`` too, though it only changes the asking seat's view).
+    Example::
 
         >>> g = WordBasket(); g.setup(["s1", "s2"], {}, random.Random(1), now=0.0)
         >>> g.view("s1")["phase"], len(g.view("s1")["hand"])
@@ -204,25 +205,27 @@ class WordBasket(Game):
         },
         "additionalProperties": False,
     }
-    ACTIONS: ClassVar[dict[str, dict]] = {
-        "play": _schema("play", {"field": _SERIAL, "card": _CARD_ID, "word": _TEXT},
-                        {"reading": _TEXT, "reach": {"type": "boolean"}}),
-        "reset": _schema("reset", {"field": _SERIAL}, {"top": _CARD_ID}),
-        "reach": _schema("reach", {}),
-        "point_out": _schema("point_out", {"seat": {"type": "string", "maxLength": 20}}),
-        "challenge": _schema("challenge", {"field": _SERIAL}),
-        "vote": _schema("vote", {"vote": {"type": "integer", "minimum": 1}, "ballot": {"enum": ["accept", "reject"]}}),
-        "lookup": _schema("lookup", {"text": _TEXT}),
+    MOVES: ClassVar[dict[str, Move]] = {
+        "play": Move(_schema("play", {"field": _SERIAL, "card": _CARD_ID, "word": _TEXT},
+                             {"reading": _TEXT, "reach": {"type": "boolean"}}), "_do_play"),
+        "reset": Move(_schema("reset", {"field": _SERIAL}, {"top": _CARD_ID}), "_do_reset"),
+        "reach": Move(_schema("reach", {}), "_do_reach"),
+        "point_out": Move(_schema("point_out", {"seat": {"type": "string", "maxLength": 20}}), "_do_point_out"),
+        "challenge": Move(_schema("challenge", {"field": _SERIAL}), "_do_challenge"),
+        "vote": Move(_schema("vote", {"vote": _VOTE_ID, "ballot": {"enum": list(BALLOTS)}}), "_do_vote"),
+        "lookup": Move(_schema("lookup", {"text": _TEXT}), "_do_lookup"),
     }
-    HOST_ACTIONS: ClassVar[dict[str, dict]] = {
-        "overrule": _schema("overrule", {"vote": {"type": "integer", "minimum": 1},
-                                         "outcome": {"enum": ["accept", "reject"]}}),
+    HOST_MOVES: ClassVar[dict[str, Move]] = {
+        "overrule": Move(_schema("overrule", {"vote": _VOTE_ID, "outcome": {"enum": list(BALLOTS)}}),
+                         "_do_overrule"),
     }
-    _VALIDATORS: ClassVar[dict[str, Draft202012Validator]] = {k: Draft202012Validator(s) for k, s in ACTIONS.items()}
-    _HOST_VALIDATORS: ClassVar[dict[str, Draft202012Validator]] = {
-        k: Draft202012Validator(s) for k, s in HOST_ACTIONS.items()
-    }
-    _OPTIONS_VALIDATOR: ClassVar[Draft202012Validator] = Draft202012Validator(OPTIONS)
+    STATE_VERSION: ClassVar[int] = 1
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "players", "mode", "reach_window", "vote_seconds", "handicaps", "hands", "deck", "basket",
+        "field", "chain", "last_word", "reach", "vote", "vote_id", "vote_info", "pending_win",
+        "last_play", "race", "race_n", "events", "event_n", "lookups", "lookup_n", "reshuffles",
+        "phase", "winner", "version",
+    )  # fmt: skip
 
     @classmethod
     def prepare(cls) -> None:
@@ -231,8 +234,8 @@ class WordBasket(Game):
 
     def __init__(self) -> None:
         """An empty game; call :meth:`setup` (or use :meth:`from_dict`) before anything else."""
+        super().__init__()
         self._rng: random.Random | None = None
-        self.players: list[str] = []
         self.mode = "vote"
         self.reach_window = 5.0
         self.vote_seconds = 20.0
@@ -256,14 +259,12 @@ class WordBasket(Game):
         self.last_play: dict | None = None  # {"from", "seat", "at", "word", "field": {"kana","row"}}
         self.race: dict | None = None
         self.race_n = 0
-        self.events: list[dict] = []
-        self.event_n = 0
+        self.events: list[dict] = []  # the last EVENTS_SHOWN events, oldest first (see _event)
         self.lookups: dict[str, dict] = {}
         self.lookup_n = 0
         self.reshuffles = 0
         self.phase = "play"
         self.winner: str | None = None
-        self.version = 0
         self._reshuffled = False
 
     # --- set-up ------------------------------------------------------------------------------
@@ -290,7 +291,7 @@ class WordBasket(Game):
         if len(set(players)) != len(players):
             raise RuleError("duplicate_seat")
         options = dict(options or {})
-        if not self._OPTIONS_VALIDATOR.is_valid(options):
+        if not schema.validator(self.OPTIONS).is_valid(options):
             raise RuleError("bad_options")
         self.__init__()
         self._rng = rng
@@ -316,44 +317,13 @@ class WordBasket(Game):
         """True once a player has won."""
         return self.phase == "over"
 
-    def apply(self, seat: str, action: dict, now: float) -> None:
-        """Apply one action of ``seat`` at game-clock ``now`` (seconds).
-
-        Checks run in this order: the dict against ``ACTIONS`` (``"bad_action"``), the game not
-        over (``"game_over"``), the seat being a player (``"not_a_player"``), then the action's
-        own rules (the ``_do_*`` methods list their codes). Nothing changes when it raises.
-        """
-        kind = action.get("type") if isinstance(action, dict) else None
-        if not isinstance(kind, str) or kind not in self._VALIDATORS or not self._VALIDATORS[kind].is_valid(action):
-            raise RuleError("bad_action")
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        self._reshuffled = False
-        getattr(self, "_do_" + kind)(seat, action, float(now))
-        if kind != "lookup":
-            self.version += 1
-
-    def host_apply(self, action: dict, now: float) -> None:
-        """The host overrules the open table vote (``{"type": "overrule", "vote", "outcome"}``).
-
-        Raises:
-            RuleError: ``"unknown_action"``, ``"bad_action"``, ``"game_over"``, ``"vote_gone"``
-                (no open vote with that id).
-        """
-        kind = action.get("type") if isinstance(action, dict) else None
-        if kind not in self._HOST_VALIDATORS:
-            raise RuleError("unknown_action", type=str(kind)[:40])
-        if not self._HOST_VALIDATORS[kind].is_valid(action):
-            raise RuleError("bad_action")
-        if self.over:
-            raise RuleError("game_over")
-        self._check_vote_id(action["vote"])
-        self._reshuffled = False
-        self.vote.overrule(action["outcome"])
-        self._settle_vote(float(now))
-        self.version += 1
+    @property
+    def stage(self) -> str:
+        """Where the game is, a key of :data:`PHASES`: ``"play"``, ``"win_pending"``, ``"vote"``
+        or ``"over"``."""
+        if self.phase == "play" and self.pending_win is not None:
+            return "win_pending"
+        return self.phase
 
     def next_deadline(self) -> float | None:
         """Game-clock seconds when the open vote closes by itself, or (no vote) when a pending
@@ -370,7 +340,6 @@ class WordBasket(Game):
         """Close a vote whose time is up, or make a pending win final (nothing else is timed)."""
         if self.over:
             return
-        self._reshuffled = False
         if self.vote is not None:
             self.vote.expire(now)
             if self.vote.decided is not None:
@@ -414,7 +383,6 @@ class WordBasket(Game):
             raise RuleError("not_a_player")
         if len(self.players) - 1 < self.MIN_PLAYERS:
             raise RuleError("cannot_continue")
-        self._reshuffled = False
         cards = self.hands.pop(seat)
         self.deck.extend(cards)
         self._rng.shuffle(self.deck)
@@ -426,121 +394,37 @@ class WordBasket(Game):
         self._event("left", seat=seat)
         if self.vote is not None:
             if self.vote_info["seat"] == seat:
-                self.vote.overrule("accept")
+                self.vote.overrule("accept", self.vote.id)
             else:
                 self.vote.drop_voter(seat)
             self._settle_vote(float(now))
         self.version += 1
 
-    # --- reading and judging words -----------------------------------------------------------
+    # --- judging a seat's word (the rules of one word are in word_basket_words) ---------------
 
-    def _read(self, action: dict) -> tuple[str, kana.Reading]:
-        """The shown word and its reading for a play (see module docstring, "kanji").
-
-        Raises ``wb_word_empty``, ``wb_word_not_kana``, ``wb_word_too_long`` (from :mod:`kana`),
-        ``wb_reading_unknown`` (kanji with no known reading), ``wb_reading_needed`` (kanji with no
-        confirmed reading; ``readings``: the candidates joined by "・"), ``wb_reading_mismatch``.
-        """
-        surface = unicodedata.normalize("NFKC", action["word"]).strip()
-        chosen = action.get("reading")
-        try:
-            r = kana.reading(action["word"])
-        except kana.ReadingError as error:
-            if error.code != "word_not_kana":
-                raise RuleError("wb_" + error.code, **error.params) from None
-            not_kana = error
-        else:
-            if chosen is not None and kana.normalize(chosen) != r.kana:
-                raise RuleError("wb_reading_mismatch", word=surface[:20], readings=r.kana)
-            return surface, r
-        candidates = self._readings(surface)
-        if not candidates:
-            if not _has_kanji(surface):  # latin letters, symbols…: "type the reading in kana"
-                raise RuleError("wb_word_not_kana", **not_kana.params)
-            raise RuleError("wb_reading_unknown", word=surface[:20])
-        if chosen is None:
-            raise RuleError("wb_reading_needed", word=surface[:20], readings="・".join(candidates))
-        try:
-            r = kana.reading(chosen)
-        except kana.ReadingError as error:
-            raise RuleError("wb_" + error.code, **error.params) from None
-        if r.kana not in candidates:
-            raise RuleError("wb_reading_mismatch", word=surface[:20], readings="・".join(candidates))
-        return surface, r
-
-    @staticmethod
-    def _readings(surface: str) -> list[str]:
-        """Known kana readings of a word typed in kanji (normalised, deduplicated, at most
-        :data:`LOOKUP_MAX`).
-
-        A written form the list does not hold but that is the honorific お/ご before a word it
-        does hold (お寿司, お花, ご近所: how a Japanese table says many everyday nouns) reads as the
-        prefix and the readings of the rest, without their rendaku forms (お寿司 is おすし, never
-        おずし). Such a reading is not made a known word by this: the table still judges it."""
-        candidates = japanese.readings_of(surface)
-        key = kana.normalize(surface)
-        if not candidates and key[:1] in HONORIFICS and _has_kanji(key[1:]):
-            rest = japanese.readings_of(key[1:])
-            candidates = [key[0] + r for r in rest if not _is_rendaku_of(r, rest)]
-        out: list[str] = []
-        for candidate in candidates:
-            try:
-                k = kana.reading(candidate).kana
-            except kana.ReadingError:
-                continue
-            if k not in out:
-                out.append(k)
-            if len(out) >= LOOKUP_MAX:
-                break
-        return out
+    #: Known readings of a typed word (kept here for callers of the class).
+    _readings = staticmethod(words.readings)
 
     def minimums(self, seat: str) -> tuple[int, int]:
-        """(shortest word, shortest word for the last card) of ``seat`` (handicap)."""
+        """(shortest word, shortest word for the last card) of ``seat``, in kana (its handicap,
+        :data:`HANDICAPS`; seed: 子どもや経験差があるとき)."""
         return HANDICAPS[self.handicaps.get(seat, "normal")]
 
-    def fit_error(self, seat: str, card_id: int, r: kana.Reading, field: dict) -> RuleError | None:
-        """Why playing ``card_id`` with reading ``r`` on ``field`` is illegal for ``seat``, or
-        None when it fits (seed: 使える言葉と、文字の数え方; ワイルドは長さ、または行を指定する;
-        最後の1枚は4文字以上; 同じ人が…同じ単語を繰り返すのは禁止).
-
-        Codes: ``wb_word_ends_n``; ``wb_word_too_short`` / ``wb_last_word_too_short`` (``min``,
-        ``length``); ``wb_wrong_start`` (``field``, ``first``); ``wb_wrong_start_row`` (``row``,
-        ``first``); ``wb_wrong_end`` (``card``, ``last``); ``wb_wrong_end_row`` (``row``, ``last``);
-        ``wb_wrong_length`` (``card``, ``length``); ``wb_word_repeated`` (``word``).
-        """
-        if r.ends_with_n:
-            return RuleError("wb_word_ends_n", word=r.kana)
+    def shortest(self, seat: str) -> tuple[int, bool]:
+        """(the fewest kana ``seat``'s next word needs, whether it would carry its last card): the
+        handicap's second number for the last card (seed: 最後の1枚は4文字以上)."""
         low, low_last = self.minimums(seat)
-        if len(self.hands[seat]) == 1:
-            if r.length < low_last:
-                return RuleError("wb_last_word_too_short", min=low_last, length=r.length)
-        elif r.length < low:
-            return RuleError("wb_word_too_short", min=low, length=r.length)
-        first = kana.plain(r.first)
-        if field.get("kana") is not None:
-            if first != kana.plain(field["kana"]):
-                return RuleError("wb_wrong_start", field=field["kana"], first=r.first)
-        elif field.get("row") is not None:
-            if first not in kana.ROWS[field["row"]]:
-                return RuleError("wb_wrong_start_row", row=field["row"], first=r.first)
-        card = CARDS[card_id]
-        last = kana.plain(r.last)
-        if card["kind"] == "kana" and last != card["kana"]:
-            return RuleError("wb_wrong_end", card=card["kana"], last=last)
-        if card["kind"] == "row" and last not in kana.ROWS[card["row"]]:
-            return RuleError("wb_wrong_end_row", row=card["row"], last=last)
-        if card["kind"] == "number":
-            n = card["number"]
-            if (n == 7 and r.length < 7) or (n != 7 and r.length != n):
-                return RuleError("wb_wrong_length", card=card_label(card_id), length=r.length)
-        if self.last_word.get(seat) == r.kana:
-            return RuleError("wb_word_repeated", word=r.kana)
-        return None
+        last = len(self.hands[seat]) == 1
+        return (low_last if last else low), last
 
-    def _known(self, reading: str) -> bool:
-        return japanese.is_known(reading)
+    def fit_error(self, seat: str, card_id: int, r: kana.Reading, field: dict) -> RuleError | None:
+        """Why playing ``card_id`` with reading ``r`` on ``field`` is illegal for ``seat`` now (its
+        handicap, whether it is its last card, its previous word), or None when it fits. Rules and
+        codes: :func:`.word_basket_words.fit_error`."""
+        shortest, last = self.shortest(seat)
+        return words.fit_error(card_id, r, field, shortest, last, self.last_word.get(seat))
 
-    # --- actions -----------------------------------------------------------------------------
+    # --- moves (handlers of MOVES / HOST_MOVES: the pipeline has checked shape, game over, seat) --
 
     def _check_playing(self) -> None:
         if self.phase == "vote":
@@ -553,9 +437,9 @@ class WordBasket(Game):
         "Simultaneous plays").
 
         Checks, in this order: ``wb_card_not_in_hand`` (also a doubled tap); ``wb_vote_open``; the
-        word itself (:meth:`_read`); the field (``wb_stale_field``, params ``field``, ``current``,
-        unless it is a near-race bounce, see the module docstring); ``wb_win_pending``; the fit
-        (:meth:`fit_error`); ``wb_word_unknown`` in strict mode.
+        word itself (:func:`.word_basket_words.read_word`); the field (``wb_stale_field``, params
+        ``field``, ``current``, unless it is a near-race bounce, see the module docstring);
+        ``wb_win_pending``; the fit (:meth:`fit_error`); ``wb_word_unknown`` in strict mode.
         """
         card = action["card"]
         hand = self.hands[seat]
@@ -563,7 +447,7 @@ class WordBasket(Game):
             raise RuleError("wb_card_not_in_hand", card=card_label(card))
         if self.phase == "vote":
             raise RuleError("wb_vote_open")
-        surface, r = self._read(action)
+        surface, r = words.read_word(action["word"], action.get("reading"))
         if action["field"] != self.field["serial"]:
             if not self._bounce(seat, card, surface, r, action["field"], now):
                 raise RuleError("wb_stale_field", field=action["field"], current=self.field["serial"])
@@ -572,7 +456,7 @@ class WordBasket(Game):
         problem = self.fit_error(seat, card, r, self.field)
         if problem is not None:
             raise problem
-        known = self.mode == "free" or self._known(r.kana)
+        known = self.mode == "free" or words.is_known(r.kana)
         if self.mode == "strict" and not known:
             raise RuleError("wb_word_unknown", word=surface[:20])
         # --- accepted
@@ -617,7 +501,7 @@ class WordBasket(Game):
             return False
         if self.fit_error(seat, card, r, lp["field"]) is not None:
             return False
-        if self.mode == "strict" and not self._known(r.kana):
+        if self.mode == "strict" and not words.is_known(r.kana):
             return False
         self.race_n += 1
         self.race = {
@@ -639,14 +523,14 @@ class WordBasket(Game):
         if action["field"] != self.field["serial"]:
             raise RuleError("wb_stale_field", field=action["field"], current=self.field["serial"])
         hand = self.hands[seat]
-        numbers_only = all(_is_number(c) for c in hand)
+        numbers_only = all(is_number(c) for c in hand)
         top = None if numbers_only else action.get("top")
         if not numbers_only:
             if top is None:
                 raise RuleError("wb_reset_top_needed")
             if top not in hand:
                 raise RuleError("wb_card_not_in_hand", card=card_label(top))
-            if _is_number(top):
+            if is_number(top):
                 raise RuleError("wb_reset_top_number")
         count = len(hand)
         for c in hand:
@@ -677,6 +561,14 @@ class WordBasket(Game):
         self.reach[seat] = True
         self._event("reach", seat=seat)
 
+    def _reach_missing(self, target: str) -> bool:
+        """Whether ``target``'s リーチ may be pointed out now (one card undeclared, or a pending
+        win that still needs it)."""
+        pending = self.pending_win
+        if pending is not None and pending["seat"] == target and "reach" in pending["needs"]:
+            return True
+        return len(self.hands.get(target, ())) == 1 and not self.reach.get(target)
+
     def _do_point_out(self, seat: str, action: dict, now: float) -> None:
         """Point out another player's missing リーチ: they draw one penalty card (seed:
         忘れたことをほかの人に指摘されたら…罰の1枚). Also after their last card, while their win is
@@ -692,14 +584,12 @@ class WordBasket(Game):
             raise RuleError("not_a_player")
         if self.phase == "vote":
             raise RuleError("wb_vote_open")
+        if not self._reach_missing(target):
+            raise RuleError("wb_reach_not_missing")
         pending = self.pending_win
         if pending is not None and pending["seat"] == target and "reach" in pending["needs"]:
             self.pending_win = None
-            self.reach[target] = True
-        elif len(self.hands[target]) == 1 and not self.reach.get(target):
-            self.reach[target] = False
-        else:
-            raise RuleError("wb_reach_not_missing")
+            self.reach[target] = True  # the last card's リーチ is settled by the penalty
         self._event("penalty", seat=target, by=seat, reason="reach")
         self._draw(target, 1)
         if len(self.hands[target]) > 1:
@@ -723,8 +613,8 @@ class WordBasket(Game):
         voters = [p for p in self.players if p != top["seat"]]
         subject = {"word": top["word"], "reading": top["reading"], "seat": top["seat"], "by": seat,
                    "n": top["n"]}
-        self.vote = TableVote(subject, voters, now, self.vote_seconds)
-        self.vote.cast(seat, "reject")
+        self.vote = TableVote(subject, voters, now, self.vote_seconds, vote_id=self.vote_id)
+        self.vote.cast(seat, "reject", self.vote_id)
         self.vote_info = {"id": self.vote_id, "chain": top["n"], "seat": top["seat"], "by": seat}
         self.phase = "vote"
         self._event("challenge", by=seat, seat=top["seat"], word=top["word"], vote=self.vote_id)
@@ -736,22 +626,28 @@ class WordBasket(Game):
         Raises ``wb_vote_gone`` and the codes of :meth:`TableVote.cast` (``not_a_voter``, …).
         """
         self._check_vote_id(action["vote"])
-        self.vote.cast(seat, action["ballot"])
+        self.vote.cast(seat, action["ballot"], action["vote"])
         self._settle_vote(now)
 
     def _do_lookup(self, seat: str, action: dict, now: float) -> None:
         """Find the known readings of a word typed in kanji (or kana) for this phone only.
 
-        The answer ``{"n", "text", "readings": [...]}`` is in ``view(seat)["lookup"]``; it does
-        not bump ``version``. Never refused (an unknown word gets an empty list).
+        The answer ``{"n", "text", "readings": [...]}`` is in ``view(seat)["lookup"]``. Never
+        refused (an unknown word gets an empty list).
         """
-        text = unicodedata.normalize("NFKC", action["text"]).strip()
-        try:
-            readings = [kana.reading(text).kana]
-        except kana.ReadingError as error:
-            readings = self._readings(text) if error.code == "word_not_kana" else []
+        text, readings = words.lookup(action["text"])
         self.lookup_n += 1
         self.lookups[seat] = {"n": self.lookup_n, "text": text, "readings": readings}
+
+    def _do_overrule(self, action: dict, now: float) -> None:
+        """The host decides the open table vote (``{"type": "overrule", "vote", "outcome"}``;
+        RULES.md "Words": the host can overrule while the vote is open).
+
+        Raises ``wb_vote_gone`` (no open vote with that id).
+        """
+        self._check_vote_id(action["vote"])
+        self.vote.overrule(action["outcome"], action["vote"])
+        self._settle_vote(now)
 
     # --- internals ---------------------------------------------------------------------------
 
@@ -860,14 +756,14 @@ class WordBasket(Game):
         reshuffled = False
         while True:
             if not self.deck:
-                if reshuffled or not any(not _is_number(e["card"]) for e in self.basket):
+                if reshuffled or not any(not is_number(e["card"]) for e in self.basket):
                     self._set_field(None, None)
                     return
                 self._reshuffle()
                 self._reshuffled = False
                 reshuffled = True
             card = self.deck.pop()
-            if _is_number(card):
+            if is_number(card):
                 self.basket.append({"card": card, "seat": None, "how": "turn", "kana": None, "row": None,
                                     "chain": None, "prev_word": None})
                 continue
@@ -905,8 +801,10 @@ class WordBasket(Game):
         }
 
     def _event(self, kind: str, **fields: Any) -> None:
-        self.event_n += 1
-        self.events.append({"n": self.event_n, "kind": kind, **fields})
+        """The base's event (``last_event``, ``event_n``), also kept in ``events``: the views carry
+        the last :data:`EVENTS_SHOWN`, so a screen that missed a state still shows each once."""
+        super()._event(kind, **fields)
+        self.events.append(self.last_event)
         del self.events[:-EVENTS_SHOWN]
 
     # --- views and snapshots -----------------------------------------------------------------
@@ -969,41 +867,105 @@ class WordBasket(Game):
                 "reading": top["reading"],
             },
             "vote": vote,
-            "pending_win": _copy(self.pending_win),
-            "race": _copy(self.race),
-            "events": _copy(self.events),
+            "pending_win": plain(self.pending_win),
+            "race": plain(self.race),
+            "events": plain(self.events),
             "winner": self.winner,
         }
         if seat is not None:
             out["me"] = seat
             out["hand"] = [CARDS[c] for c in sorted(self.hands.get(seat, []))]
             out["last_word"] = self.last_word.get(seat)
-            out["lookup"] = _copy(self.lookups.get(seat))
+            out["lookup"] = plain(self.lookups.get(seat))
         return out
 
-    _FIELDS: ClassVar[tuple[str, ...]] = (
-        "players", "mode", "reach_window", "vote_seconds", "handicaps", "hands", "deck", "basket",
-        "field", "chain", "last_word", "reach", "vote_id", "vote_info", "pending_win", "last_play",
-        "race", "race_n", "events", "event_n", "lookups", "lookup_n", "reshuffles", "phase",
-        "winner", "version",
-    )  # fmt: skip
-
-    def to_dict(self) -> dict:
-        """Full JSON-serialisable snapshot (hands and deck order included)."""
-        data = {"game": self.KEY, **{f: _copy(getattr(self, f)) for f in self._FIELDS}}
-        data["vote"] = self.vote.to_dict() if self.vote is not None else None
-        return data
+    def encode_field(self, name: str, value: Any) -> Any:
+        """The table vote is held as a :class:`TableVote`; its snapshot is :meth:`TableVote.to_dict`."""
+        if name == "vote":
+            return value.to_dict() if value is not None else None
+        return value
 
     @classmethod
-    def from_dict(cls, data: dict, rng: random.Random) -> "WordBasket":
-        """Rebuild a game from :meth:`to_dict` output; ``rng`` is used for later shuffles."""
-        game = cls()
-        for f in cls._FIELDS:
-            setattr(game, f, _copy(data[f]))
-        game.vote = TableVote.from_dict(data["vote"]) if data.get("vote") else None
-        game._rng = rng
-        return game
+    def decode_field(cls, name: str, data: Any) -> Any:
+        """The inverse of :meth:`encode_field`."""
+        if name == "vote":
+            return TableVote.from_dict(data) if data else None
+        return data
+
+    def _restored(self, rng: random.Random) -> None:
+        """After :meth:`from_dict`: keep ``rng``, point ``last_event`` at the newest event, and give
+        a vote from a snapshot written before votes carried their id the id it was opened with."""
+        super()._restored(rng)
+        self.last_event = self.events[-1] if self.events else None
+        if self.vote is not None and not self.vote.id and self.vote_info:
+            self.vote.id = self.vote_info["id"]
 
     def all_cards(self) -> list[int]:
         """Every card id in the deck, the basket and the hands (for the 60-card invariant)."""
         return list(self.deck) + [e["card"] for e in self.basket] + [c for h in self.hands.values() for c in h]
+
+    # --- for the conformance suite and bots -------------------------------------------------
+
+    def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:
+        """A few moves ``seat`` could make now, only those open in this :attr:`stage`
+        (:data:`PHASES`); ``seat=None``: the host's overrule of an open vote.
+
+        A player with cards plays known words from the noun list that fit
+        (:func:`.word_basket_solver.plays`, declaring リーチ with the play that leaves one
+        card), now and then a made-up word for the table to judge or a late play for the last
+        field (a near-race); resets when nothing fits. Others challenge, vote, point out a
+        missing リーチ or look a word up. Mostly legal; a game played from these ends within a few
+        hundred moves.
+        """
+        if self.over:
+            return []
+        stage = PHASES[self.stage]
+        if seat is None:
+            if "overrule" not in stage.host_moves:
+                return []
+            return [{"type": "overrule", "vote": self.vote_info["id"], "outcome": rng.choice(BALLOTS)}]
+        if seat not in self.players:
+            return []
+        hand = self.hands[seat]
+        out: list[dict] = []
+        if "vote" in stage.moves and seat in self.vote.voters:
+            ballot = "accept" if rng.random() < 0.6 else "reject"
+            out += [{"type": "vote", "vote": self.vote_info["id"], "ballot": ballot}] * 3
+        if "reach" in stage.moves and len(hand) == 1 and not self.reach.get(seat):
+            out += [{"type": "reach"}] * 3
+        if "point_out" in stage.moves:
+            out += [{"type": "point_out", "seat": other} for other in self.players
+                    if other != seat and self._reach_missing(other) and rng.random() < 0.4]
+        top = self._challengeable()
+        if "challenge" in stage.moves and top is not None and top["seat"] != seat:
+            out.append({"type": "challenge", "field": self.field["serial"]})
+        if "play" in stage.moves and hand:
+            plays = solver.plays(self, seat, rng)
+            out += plays
+            if not plays or rng.random() < 0.08:
+                tops = [c for c in hand if not is_number(c)]
+                out.append({"type": "reset", "field": self.field["serial"],
+                            **({"top": rng.choice(tops)} if tops else {})})
+        if self.last_play is not None and self.last_play["seat"] != seat and hand and rng.random() < 0.1:
+            out.append(solver.race_play(self, seat, rng))
+        if "lookup" in stage.moves and rng.random() < 0.05:
+            out.append({"type": "lookup", "text": rng.choice(_LOOKUPS)})
+        return out
+
+    def redeal_hidden(self, seat: str | None, rng: random.Random) -> "WordBasket":
+        """A copy in which everything ``seat`` may not know is dealt anew: the other players'
+        hands (each keeps its size) and the deck (its size kept) are a fresh shuffle of the same
+        cards, and the other seats' lookups hold other words. ``seat``'s own hand and lookup and
+        everything on the table (the basket, the chain, the vote, counts) stay."""
+        twin = type(self).from_dict(self.to_dict(), rng)
+        others = [s for s in twin.players if s != seat]
+        pool = [c for s in others for c in twin.hands[s]] + twin.deck
+        rng.shuffle(pool)
+        for s in others:
+            size = len(twin.hands[s])
+            twin.hands[s], pool = pool[:size], pool[size:]
+            if s in twin.lookups:
+                text = rng.choice(_LOOKUPS)
+                twin.lookups[s] = {"n": twin.lookups[s]["n"], "text": text, "readings": words.lookup(text)[1]}
+        twin.deck = pool
+        return twin

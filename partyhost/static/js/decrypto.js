@@ -278,7 +278,7 @@
     return `<div class="dc-enc" data-testid="encryptor">
       <p class="dc-task">${esc(t("dc.task.encrypt"))}</p>
       <div class="dc-code" data-testid="my-code">${code.map((d) => `<span>${d}</span>`).join("")}</div>
-      <form class="dc-clue-form" autocomplete="off" onsubmit="return false">
+      <form class="dc-clue-form" autocomplete="off">
         ${code.map((d, i) => `<label class="dc-field"><span class="num">${d}</span><span class="kw">${esc(kws[d - 1])}</span>
           <input data-clue="${i}" data-testid="clue-${i}" maxlength="40" enterkeyhint="${i < 2 ? "next" : "done"}" autocomplete="off"
             placeholder="${esc(t("dc.clue_placeholder", { n: i + 1 }))}" value="${esc(clues[i])}"></label>`).join("")}
@@ -318,6 +318,9 @@
     };
     inputs.forEach((input) => input.addEventListener("input", save));
     wireEnter(inputs);
+    // never a page-reloading form submit (an inline onsubmit would be blocked by the pages' CSP)
+    const form = main.querySelector(".dc-clue-form");
+    if (form) form.addEventListener("submit", (e) => e.preventDefault());
     const send = main.querySelector("[data-send-clues]");
     send.onclick = () => {
       clearTimeout(clueSave);

@@ -118,7 +118,7 @@
     const me = s.me && s.me.seat;
     const mine = phone && v.voters.includes(me);
     const my = v.ballots[me];
-    return `<div class="dia-vote" data-testid="vote">
+    return `<div class="dia-vote" data-testid="vote" data-vote="${v.id}">
       <p class="q">${esc(t("dia.claim_vote", { name: name(s, g.claim.seat), word: g.claim.word }))}</p>
       ${claimCards(g.claim)}
       <p class="small">${esc(t("dia.tally", v.count))} · ${cd(v.closes, "dia.vote_left")}</p>
@@ -129,9 +129,20 @@
     </div>`;
   }
   function wireVote(root) {
-    root.querySelectorAll("[data-ballot]").forEach((b) => { b.onclick = () => PH.act({ type: "vote", ballot: b.dataset.ballot }); });
+    /* Each ballot names the vote it was drawn for, and the buttons stay disabled until the answer
+       (the next state redraws them), so a double tap or a tap on a vote that just closed can
+       never count for the next vote. */
+    const box = root.querySelector("[data-vote]");
+    const voteId = box ? Number(box.dataset.vote) : 0;
+    const ballots = [...root.querySelectorAll("[data-ballot]")];
+    ballots.forEach((b) => {
+      b.onclick = () => {
+        ballots.forEach((x) => { x.disabled = true; });
+        PH.act({ type: "vote", vote: voteId, ballot: b.dataset.ballot }).then((r) => { if (!r.ok) ballots.forEach((x) => { x.disabled = false; }); });
+      };
+    });
     root.querySelectorAll("[data-overrule]").forEach((b) => {
-      b.onclick = () => { b.disabled = true; PH.hostAct("overrule", { outcome: b.dataset.overrule }).then((r) => { if (!r.ok) b.disabled = false; }); };
+      b.onclick = () => { b.disabled = true; PH.hostAct("overrule", { vote: voteId, outcome: b.dataset.overrule }).then((r) => { if (!r.ok) b.disabled = false; }); };
     });
   }
   function scoresTable(g, s) {

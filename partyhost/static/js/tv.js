@@ -149,10 +149,28 @@
 
 
 
+  /* Party-level notices (a save that fails, a party that could not be restored): a strip under
+     the top bar, in the lobby and in a game, until the server stops sending them. It takes
+     its room from the page instead of covering the QR code, Start or the game. */
+  function renderAlerts(s) {
+    const el = document.getElementById("alerts");
+    const list = s.alerts || [];
+    const text = (a) => {
+      const p = Object.assign({}, a.params);
+      if (p.reason) p.reason = t("alert.reason." + p.reason);
+      return t("alert." + a.code, p);
+    };
+    const html = list.map((a) => `<p class="alert ${a.code === "save_failed" ? "warn" : "info"}" data-code="${esc(a.code)}">
+      <span class="sign" aria-hidden="true">${a.code === "save_failed" ? "⚠" : "ℹ"}</span><span>${esc(text(a))}</span></p>`).join("");
+    if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
+    el.hidden = !list.length;
+  }
+
   function render() {
     const s = PH.last;
     if (!s) return;
     document.querySelectorAll(".room").forEach((el) => { el.textContent = `${t("app.room")} ${s.party.room}`; });
+    renderAlerts(s);
     hostBar(s);
     if (s.party.phase === "game" && s.game) renderGame(s);
     else renderLobby(s);

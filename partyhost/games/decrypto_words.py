@@ -1,0 +1,197 @@
+"""Decrypto's words: the keyword decks, their readings, normalisation and the clue checks.
+
+Split from :mod:`.decrypto` (the rules of play) because judging words is a seam of its own: it
+needs no game state beyond a team's keywords and the clues it gave, so every function here is pure
+and takes what it judges as arguments.
+
+Sources: the rulebook ``shared/seeds/000_869e48370cc59a45.txt`` §clues "ヒントを作るときの約束"
+(no keyword itself, no repeated clue, missing clues go blank when the sand timer runs out) and
+§end "終了と同時成立の処理" (the tie-break keyword guesses); ``shared/RULES.md`` "Decrypto" says what
+"the same word" means here ("after normalisation: script, width, invisible characters, other
+written forms …").
+
+The decks are our own lists in ``partyhost/games/data/decrypto_keywords.<lang>.txt`` (one keyword a
+line) and the readings of their kanji keywords in ``decrypto_readings.<lang>.txt``; both are read
+once, by :func:`deck` and :func:`readings`, and cached for the life of the process.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from importlib import resources
+
+from .base import RuleError
+
+KEYWORD_LANGS: tuple[str, ...] = ("ja", "en")
+KEYWORD_FILE = "decrypto_keywords.{lang}.txt"
+READING_FILE = "decrypto_readings.{lang}.txt"  # kanji keyword <TAB> its reading in hiragana
+CLUE_MAX = 40  # characters of one clue (ours: a phone field, not a paragraph)
+
+_DECKS: dict[str, list[str]] = {}
+_READINGS: dict[str, dict[str, str]] = {}
+
+
+def normalize(text: str) -> str:
+    """The comparison form of a clue or keyword (RULES.md "Decrypto": "after normalisation").
+
+    Unicode NFKC (full/half width), casefold, katakana → hiragana (a code-point shift for
+    ァ…ヶ; ヷ-ヺ have no hiragana and stay), and every space and ・ dropped, so ``"サボテン"``,
+    ``"さぼてん"`` and ``"ｻﾎﾞﾃﾝ"`` compare equal, as do ``"Ice Cream"`` and ``"icecream"``.
+    Never raises (anything is turned into ``str`` first).
+    """
+    folded = unicodedata.normalize("NFKC", str(text)).casefold()
+    out = []
+    for ch in folded:
+        if ch.isspace() or ch == "・":
+            continue
+        if "\u30a1" <= ch <= "\u30f6":
+            ch = chr(ord(ch) - 0x60)
+        out.append(ch)
+    return "".join(out)
+
+
+def tidy(text: str) -> str:
+    """A clue as shown: NFKC and inner runs of white space collapsed to one space, trimmed."""
+    return " ".join(unicodedata.normalize("NFKC", str(text)).split())
+
+
+# --- the decks ---------------------------------------------------------------------------------
+
+
+def read_keyword_file(lang: str) -> list[str]:
+    """The keyword deck of ``lang`` from ``partyhost/games/data/decrypto_keywords.<lang>.txt``:
+    one keyword a line, blank lines and ``#`` comment lines skipped, NFKC-tidied, duplicates
+    (after :func:`normalize`) dropped. Raises FileNotFoundError when the file is missing."""
+    path = resources.files("partyhost.games").joinpath("data", KEYWORD_FILE.format(lang=lang))
+    words: list[str] = []
+    seen: set[str] = set()
+    for line in path.read_text("utf-8").splitlines():
+        word = tidy(line)
+        if not word or word.startswith("#"):
+            continue
+        key = normalize(word)
+        if key and key not in seen:
+            seen.add(key)
+            words.append(word)
+    return words
+
+
+def read_reading_file(lang: str) -> dict[str, str]:
+    """Readings of the deck's kanji keywords, ``{keyword: reading}``, from
+    ``games/data/decrypto_readings.<lang>.txt`` (``keyword<TAB>reading`` a line, ``#`` comments).
+    A missing file is an empty dict: the check then only compares written forms."""
+    path = resources.files("partyhost.games").joinpath("data", READING_FILE.format(lang=lang))
+    out: dict[str, str] = {}
+    try:
+        text = path.read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return out
+    for line in text.splitlines():
+        if line.startswith("#") or "\t" not in line:
+            continue
+        word, reading = line.split("\t", 1)
+        if tidy(word) and tidy(reading):
+            out[tidy(word)] = tidy(reading)
+    return out
+
+
+def deck(lang: str) -> list[str]:
+    """The keyword deck of ``lang`` (read once, then cached). Raises FileNotFoundError when the
+    file is missing."""
+    if lang not in _DECKS:
+        _DECKS[lang] = read_keyword_file(lang)
+    return _DECKS[lang]
+
+
+def readings(lang: str) -> dict[str, str]:
+    """``{keyword: reading}`` for the kanji keywords of ``lang`` (read once; may be empty)."""
+    if lang not in _READINGS:
+        _READINGS[lang] = read_reading_file(lang)
+    return _READINGS[lang]
+
+
+# --- judging words -----------------------------------------------------------------------------
+
+
+def keyword_forms(keyword: str, lang: str) -> set[str]:
+    """The normalised ways of writing ``keyword``: itself, and its reading when it is a kanji
+    keyword of the ``lang`` deck (犬 → ``{"犬", "いぬ"}``: a table reads both as the same word)."""
+    reading = readings(lang).get(keyword)
+    return {normalize(keyword)} | ({normalize(reading)} if reading else set())
+
+
+def is_keyword(text: str, keywords: Iterable[str], lang: str) -> bool:
+    """Whether ``text`` names one of ``keywords`` (normalised, readings included)."""
+    key = normalize(text)
+    return any(key in keyword_forms(k, lang) for k in keywords)
+
+
+def exact_guesses(guesses: list[str], keywords: list[str], lang: str) -> list[bool]:
+    """For the tie-break (§end): which of a team's guesses, by keyword number, name the keyword
+    of that number exactly (normalised, readings included; a blank guess never does).
+    Returns one bool per number (``len(keywords)``, 4)."""
+    return [bool(g) and normalize(g) in keyword_forms(k, lang) for g, k in zip(guesses, keywords)]
+
+
+def check_clue(clue: str, keywords: list[str], used: set[str], lang: str) -> str:
+    """Tidy one clue of a team and check it (§clues). Returns the tidy clue.
+
+    Args:
+        clue: as typed.
+        keywords: the team's own four keywords (only these: refusing another team's keyword
+            would tell the encryptor a secret).
+        used: the team's earlier clues, normalised (see :func:`used_clues`).
+        lang: the keyword language (for the readings of kanji keywords).
+
+    Raises:
+        RuleError: ``"dc_clue_empty"``, ``"dc_clue_too_long"`` (``max``),
+            ``"dc_clue_is_keyword"`` (``clue``: equals one of the keywords after
+            :func:`normalize`, or a kanji keyword's reading: 犬 written いぬ or イヌ is the
+            keyword itself), ``"dc_clue_used"`` (``clue``: the team gave it before).
+    """
+    text = tidy(clue)
+    if not normalize(text):
+        raise RuleError("dc_clue_empty")
+    if len(text) > CLUE_MAX:
+        raise RuleError("dc_clue_too_long", max=CLUE_MAX)
+    if is_keyword(text, keywords, lang):
+        raise RuleError("dc_clue_is_keyword", clue=text)
+    if normalize(text) in used:
+        raise RuleError("dc_clue_used", clue=text)
+    return text
+
+
+def check_clues(clues: list[str], keywords: list[str], used: set[str], lang: str) -> list[str]:
+    """Check a final set of three clues (§clues): each by :func:`check_clue`, in order, then
+    ``"dc_clue_repeated"`` when two of them are the same word. Returns the tidy clues."""
+    checked = [check_clue(c, keywords, used, lang) for c in clues]
+    keys = [normalize(c) for c in checked]
+    if len(set(keys)) != len(keys):
+        raise RuleError("dc_clue_repeated")
+    return checked
+
+
+def timed_out_clues(drafts: list[str], keywords: list[str], used: set[str], lang: str) -> list[str]:
+    """The clues sent when the sand timer runs out (§clues: "3つそろわないまま出題"): the saved
+    draft, each clue that :func:`check_clue` would refuse, or that repeats an earlier one of the
+    three, sent blank (``""``). Never raises."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for raw in drafts:
+        try:
+            text = check_clue(raw, keywords, used, lang)
+        except RuleError:
+            text = ""
+        if text and normalize(text) in seen:
+            text = ""
+        if text:
+            seen.add(normalize(text))
+        out.append(text)
+    return out
+
+
+def used_clues(history: list[dict], team: str) -> set[str]:
+    """Normalised clues ``team`` gave in earlier reveals (``history`` records, see
+    :meth:`.decrypto.Decrypto.sheet`), blanks left out (§clues: no repeats)."""
+    return {normalize(c) for h in history if h["team"] == team for c in h["clues"] if c}
