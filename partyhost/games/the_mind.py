@@ -29,7 +29,7 @@ hands in ``now`` and a ``random.Random`` that is kept and used for every deal.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from . import schema
 from .base import Game, Move, RuleError, plain
