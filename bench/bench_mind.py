@@ -322,7 +322,10 @@ class ModeBench:
         self.url = f"http://127.0.0.1:{port}"
         server_args = ["--port", str(port), "--bind", "127.0.0.1", "--no-browser", "--fresh",
                        "--data", os.path.join(self.tmp, "data"), "--seed", str(self.args.seed),
-                       "--async-mode", self.mode]
+                       "--async-mode", self.mode,
+                       # the bursts send as fast as the bench can: far above a finger, so the
+                       # per-socket rate limit (partyhost/limits.py) would drop most of them
+                       "--rate-limit", "0"]
         if self.args.server_nodelay:
             cmd = [sys.executable, "-c", NODELAY_BOOTSTRAP, *server_args]
         else:

@@ -248,6 +248,15 @@ class Engine:
             self._queue.put(Message(stamp, next(self._seq), sid, kind, payload, meta or {}))
         return stamp
 
+    def language(self, sid: str) -> str:
+        """The UI language of socket ``sid`` (``"ja"`` for a socket the engine does not know).
+
+        For the transport's own answers (``rate_limited``); safe to call from any thread: it
+        reads one attribute of one connection.
+        """
+        conn = self.connections.get(sid)
+        return conn.lang if conn is not None else i18n.LANGS[0]
+
     # ----- the loop ------------------------------------------------------------------------------
     def game_now(self) -> float:
         """Seconds on the game clock: the server clock less the time the host has paused."""
@@ -518,8 +527,7 @@ class Engine:
         if late > LATE_AFTER:
             raise RuleError("too_late", seconds=round(late, 1))
         action = {k: v for k, v in payload.items() if k not in ("id", "game", "at")}
-        registry.check_action(type(party.game), action)
-        self._check_fresh(conn, payload.get("id"))
+        self._check_fresh(conn, payload.get("id"))  # the game's pipeline checks the action itself
         game = party.game
         self._guarded(lambda: game.apply(conn.seat, action, received))
 
@@ -582,7 +590,6 @@ class Engine:
             if game.over:
                 raise RuleError("game_over")
             action = payload.get("action")
-            registry.check_action(type(game), action, host=True)
             self._guarded(lambda: game.host_apply(action, self._rules_now()))
         elif op == "address":
             index = payload.get("index", 0)

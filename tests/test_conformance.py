@@ -25,14 +25,7 @@ def tables(cls: type[Game]) -> list[int]:
     return sorted({cls.MIN_PLAYERS, cls.MAX_PLAYERS})
 
 
-def _marks(cls: type[Game]) -> list:
-    # a game still moving onto the shared pipeline (issue 11); the mark goes when it has moved
-    if cls.redeal_hidden is Game.redeal_hidden:
-        return [pytest.mark.xfail(raises=NotImplementedError, strict=True, reason="not migrated yet")]
-    return []
-
-
-CASES = [pytest.param(cls, n, seed, id=f"{key}-{n}p-seed{seed}", marks=_marks(cls))
+CASES = [pytest.param(cls, n, seed, id=f"{key}-{n}p-seed{seed}")
          for key, cls in registry.GAMES.items() for n in tables(cls) for seed in SEEDS]
 
 
@@ -48,9 +41,7 @@ def test_every_game_plays_to_the_end_and_keeps_every_promise(cls, players, seed)
     assert game.over
 
 
-@pytest.mark.parametrize("cls", [pytest.param(c, marks=[pytest.mark.xfail(strict=True)] if
-                                              c.redeal_hidden is Game.redeal_hidden else [])
-                                 for c in registry.GAMES.values()], ids=list(registry.GAMES))
+@pytest.mark.parametrize("cls", list(registry.GAMES.values()), ids=list(registry.GAMES))
 def test_a_snapshot_from_a_newer_host_or_another_game_is_refused(cls):
     game = cls()
     game.setup([f"s{i}" for i in range(1, cls.MIN_PLAYERS + 1)],

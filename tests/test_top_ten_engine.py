@@ -101,7 +101,7 @@ def test_a_whole_game_through_the_engine():
     assert res["ok"], res
     assert tv.state["game"]["round"] == 2 and tv.state["game"]["captain"] == "s4"
     late = phones["s4"].act({"type": "next_round", "round": 1})
-    assert not late["ok"] and late["code"] == "tt_stale_round"
+    assert not late["ok"] and late["code"] == "stale"
 
     for rnd in range(2, 6):
         play_round(rig, phones, tv)

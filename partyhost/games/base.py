@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from . import schema
@@ -132,6 +133,11 @@ class Game:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if cls.KEY and "SCRIPT" not in cls.__dict__:
+            cls.SCRIPT = f"js/{cls.KEY}.js"
+        if cls.KEY and "STYLE" not in cls.__dict__:
+            static = Path(__file__).resolve().parent.parent / "static"
+            cls.STYLE = f"css/{cls.KEY}.css" if (static / "css" / f"{cls.KEY}.css").is_file() else ""
         if "MOVES" in cls.__dict__:
             cls.ACTIONS = {kind: move.schema for kind, move in cls.MOVES.items()}
         if "HOST_MOVES" in cls.__dict__:
@@ -143,10 +149,17 @@ class Game:
                     raise TypeError(f"{cls.__name__}: move {kind!r} names no method {move.handler!r}")
 
     def __init__(self) -> None:
+        """An empty game; :meth:`setup` (or :meth:`from_dict`) comes before anything else.
+        Calls :meth:`_reset`, where a game sets its fields to their empty values."""
+        self._rng: random.Random | None = None
         self.players: list[str] = []
         self.version = 0
         self.event_n = 0
         self.last_event: dict | None = None
+        self._reset()
+
+    def _reset(self) -> None:
+        """Set the game's own fields to an empty game's values (also at each :meth:`setup`)."""
 
     @classmethod
     def prepare(cls) -> None:
@@ -221,8 +234,30 @@ class Game:
         return None
 
     def leave(self, seat: str, now: float) -> None:
-        """A player is removed (kicked) mid-game. Games that cannot continue raise
-        ``RuleError("cannot_continue")`` and the engine ends the game instead."""
+        """A player is removed (kicked) mid-game: the same pipeline as a move. Refuses
+        ``game_over``, ``not_a_player``, then ``cannot_continue`` unless
+        :meth:`can_continue_without` (the engine then ends the game instead); then the game's
+        :meth:`_do_leave` applies its rules and ``version`` goes up."""
+        try:
+            if self.over:
+                raise RuleError("game_over")
+            if seat not in self.players:
+                raise RuleError("not_a_player")
+            if not self.can_continue_without(seat):
+                raise RuleError("cannot_continue")
+            self._do_leave(seat, float(now))
+        except RuleError as error:
+            error.scope = error.scope or self.KEY
+            raise
+        self.version += 1
+
+    def can_continue_without(self, seat: str) -> bool:
+        """Whether the game can go on once ``seat`` has left. Default: enough players remain."""
+        return len(self.players) - 1 >= self.MIN_PLAYERS
+
+    def _do_leave(self, seat: str, now: float) -> None:
+        """The game's rules for a player who left (hand discarded, turn passed on…); raises
+        before it changes anything. Default: the game cannot lose a player."""
         raise RuleError("cannot_continue")
 
     def interrupted(self, now: float) -> None:
@@ -231,8 +266,9 @@ class Game:
 
     @property
     def over(self) -> bool:
-        """True once the game has ended (won, lost or finished); further actions are refused."""
-        raise NotImplementedError
+        """True once the game has ended (won, lost or finished); further actions are refused.
+        Default: the game's ``phase`` is ``"over"``."""
+        return getattr(self, "phase", None) == "over"
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready. ``seat=None`` is the table (TV, spectators)."""

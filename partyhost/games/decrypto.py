@@ -55,6 +55,7 @@ from typing import Any, ClassVar, NamedTuple
 from . import decrypto_scoring as scoring
 from . import decrypto_view as views
 from . import decrypto_words as words
+from . import schema
 from .base import Game, Move, RuleError
 from .decrypto_scoring import TEAMS, other
 from .decrypto_words import CLUE_MAX, KEYWORD_LANGS, normalize, tidy
@@ -108,16 +109,7 @@ _WORD = {"type": "string", "maxLength": 200}
 _BOOL = {"type": "boolean"}
 
 
-def _schema(kind: str, optional: dict | None = None, **required: dict) -> dict:
-    """The JSON Schema of one whole action: ``type`` and the ``required`` properties, plus
-    ``optional`` ones that may be left out; nothing else."""
-    return {
-        "type": "object",
-        "properties": {"type": {"const": kind}, **required, **(optional or {})},
-        "required": ["type", *required],
-        "additionalProperties": False,
-    }
-
+_schema = schema.action
 
 def _n_of(item: dict, n: int) -> dict:
     return {"type": "array", "items": item, "minItems": n, "maxItems": n}
@@ -171,25 +163,19 @@ class Decrypto(Game):
     """
 
     KEY: ClassVar[str] = "decrypto"
-    SCRIPT: ClassVar[str] = "js/decrypto.js"
-    STYLE: ClassVar[str] = "css/decrypto.css"
     MIN_PLAYERS: ClassVar[int] = 3
     MAX_PLAYERS: ClassVar[int] = 8
-    OPTIONS: ClassVar[dict] = {
-        "type": "object",
-        "properties": {
-            "teams": {
-                "type": "object",
-                "propertyNames": {"maxLength": 20},
-                "additionalProperties": _TEAM,
-                "maxProperties": 64,
-                "default": {},
-            },
-            "timer": {"type": "boolean", "default": False},
-            "lang": {"enum": list(KEYWORD_LANGS), "default": "ja"},
+    OPTIONS: ClassVar[dict] = schema.options(
+        teams={
+            "type": "object",
+            "propertyNames": {"maxLength": 20},
+            "additionalProperties": _TEAM,
+            "maxProperties": 64,
+            "default": {},
         },
-        "additionalProperties": False,
-    }
+        timer={"type": "boolean", "default": False},
+        lang={"enum": list(KEYWORD_LANGS), "default": "ja"},
+    )
     STALE_FIELD: ClassVar[str] = "round"
     MOVES: ClassVar[dict[str, Move]] = {
         "clues": Move(_schema("clues", round=_ROUND, clues=_n_of(_CLUE, CODE_LENGTH), final=_BOOL),
@@ -339,10 +325,6 @@ class Decrypto(Game):
 
     # --- the clock and the table -------------------------------------------------------------------
 
-    @property
-    def over(self) -> bool:
-        """True once the game has a result."""
-        return self.phase == "over"
 
     def next_deadline(self) -> float | None:
         """When the clue timer runs out (phase encrypt) or a reveal moves on, or None."""
@@ -370,7 +352,12 @@ class Decrypto(Game):
             self._advance(now)
             self.version += 1
 
-    def leave(self, seat: str, now: float) -> None:
+    def can_continue_without(self, seat: str) -> bool:
+        """Every team keeps its shape without ``seat`` (≥2 in a team game; never in the
+        3-player game, whose team of two and interceptor are all needed)."""
+        return self.variant != "three" and len(self.teams[self.team_of(seat)]) > 2
+
+    def _do_leave(self, seat: str, now: float) -> None:
         """A kicked player leaves. The game goes on while every team keeps its shape (≥2 in a
         team game; the team of two and the interceptor in the 3-player game: so never there).
         An encryptor who leaves before the clues are in hands the turn, and the same code, to
@@ -379,13 +366,7 @@ class Decrypto(Game):
         Raises:
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"``.
         """
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
         team = self.team_of(seat)
-        if self.variant == "three" or len(self.teams[team]) <= 2:
-            raise RuleError("cannot_continue")
         handed_to = None
         self.players.remove(seat)
         self.teams[team].remove(seat)
@@ -399,7 +380,6 @@ class Decrypto(Game):
             if g.get("by") == seat:
                 g["by"] = None
         self._event("left", seat=seat, handed_to=handed_to)
-        self.version += 1
 
     # --- who is who ----------------------------------------------------------------------------
 

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, ClassVar
 
+from . import schema
 from .base import Game, Move, RuleError, plain
 from .diabolo_words import (  # noqa: F401 - re-exported: the public face of the game's words
     HANDICAP_CARDS, LANGS, MIN_CARDS, POSSIBLE_SCAN, POSSIBLE_WORDS, best_assignment, card_letters,
@@ -134,10 +135,7 @@ _TURNED = {"type": "integer", "minimum": 0, "maximum": 200}
 _OUTCOME = {"enum": ["accept", "reject"]}
 
 
-def _action(kind: str, **props: dict) -> dict:
-    return {"type": "object", "properties": {"type": {"const": kind}, **props},
-            "required": ["type", *props], "additionalProperties": False}
-
+_action = schema.action
 
 _CLAIM_CARDS = {"type": "array", "minItems": 1, "maxItems": 40, "items": {
     "type": "object", "properties": {"id": _CARD_ID, "as": {"type": "string", "minLength": 1, "maxLength": 2}},
@@ -181,23 +179,17 @@ class Diabolo(Game):
     """
 
     KEY: ClassVar[str] = "diabolo"
-    SCRIPT: ClassVar[str] = "js/diabolo.js"
-    STYLE: ClassVar[str] = "css/diabolo.css"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 6
-    OPTIONS: ClassVar[dict] = {
-        "type": "object",
-        "properties": {
-            "lang": {"enum": list(LANGS), "default": "de"},
-            "interval": {"type": "number", "minimum": 1, "maximum": 20, "default": 4},
-            "end_seconds": {"type": "number", "minimum": 5, "maximum": 120, "default": 20},
-            "handicap": {"type": "array", "items": {"type": "string", "maxLength": 20},
-                         "maxItems": 20, "uniqueItems": True, "default": []},
-            "victory_tiles": {"type": "boolean", "default": False},
-            "tile_handicap": {"type": "integer", "minimum": 0, "maximum": 30, "default": 10},
-        },
-        "additionalProperties": False,
-    }
+    OPTIONS: ClassVar[dict] = schema.options(
+        lang={"enum": list(LANGS), "default": "de"},
+        interval={"type": "number", "minimum": 1, "maximum": 20, "default": 4},
+        end_seconds={"type": "number", "minimum": 5, "maximum": 120, "default": 20},
+        handicap={"type": "array", "items": {"type": "string", "maxLength": 20},
+                  "maxItems": 20, "uniqueItems": True, "default": []},
+        victory_tiles={"type": "boolean", "default": False},
+        tile_handicap={"type": "integer", "minimum": 0, "maximum": 30, "default": 10},
+    )
     MOVES: ClassVar[dict[str, Move]] = {
         "claim": Move(_action("claim", round=_ROUND, word={"type": "string", "minLength": 1, "maxLength": 60},
                               cards=_CLAIM_CARDS), "_do_claim", stale=True),
@@ -341,10 +333,6 @@ class Diabolo(Game):
         """This game's deck table (see :func:`~.diabolo_words.deck_table`)."""
         return deck_table(self.lang)
 
-    @property
-    def over(self) -> bool:
-        """True once the last round is scored (or a player has two victory tiles)."""
-        return self.phase == "over"
 
     def next_deadline(self) -> float | None:
         """Game-clock seconds of the next timed step: the vote's close, the picks' time limit,
@@ -384,7 +372,7 @@ class Diabolo(Game):
         if changed:
             self.version += 1
 
-    def leave(self, seat: str, now: float) -> None:
+    def _do_leave(self, seat: str, now: float) -> None:
         """Remove a (kicked) player: their cards this round stay out of play in their pile, they
         leave the dealer rotation, a vote drops their ballot, a claim of theirs under vote is
         withdrawn and a pick owed by them is skipped. Not in the rulebook (RULES.md "General").
@@ -393,13 +381,6 @@ class Diabolo(Game):
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"`` (fewer than 2
                 would remain).
         """
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        if len(self.players) - 1 < self.MIN_PLAYERS:
-            raise RuleError("cannot_continue")
-        now = float(now)
         self.players.remove(seat)
         self.handicap = [s for s in self.handicap if s != seat]
         self.passed = [s for s in self.passed if s != seat]
@@ -424,7 +405,6 @@ class Diabolo(Game):
             self._end_round(now, "passed")
         if self.phase == "scored" and self.round >= len(self.dealers) and not self.victory_tiles:
             self._finish_game()
-        self.version += 1
 
     def interrupted(self, now: float) -> None:
         """After a host restart the turning stops (the dealer starts it again) and every running

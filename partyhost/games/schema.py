@@ -23,6 +23,26 @@ def _rule_error(code: str, **params: Any) -> Exception:
     return RuleError(code, **params)
 
 
+def action(kind: str, optional: dict | None = None, **required: dict) -> dict:
+    """The JSON Schema of one whole action dict: ``{"type": kind}``, the ``required`` properties,
+    the ``optional`` ones that may be left out, and nothing else.
+
+    Example: ``action("play", level={"type": "integer"}, card={"type": "integer"})``.
+    """
+    return {
+        "type": "object",
+        "properties": {"type": {"const": kind}, **required, **(optional or {})},
+        "required": ["type", *required],
+        "additionalProperties": False,
+    }
+
+
+def options(**properties: dict) -> dict:
+    """The JSON Schema of a game's lobby options: these properties (each with its ``default``),
+    nothing else. ``options()`` is a game without options."""
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
 _BY_ID: dict[int, tuple[dict, Validator]] = {}
 
 

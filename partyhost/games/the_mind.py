@@ -29,8 +29,9 @@ hands in ``now`` and a ``random.Random`` that is kept and used for every deal.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from . import schema
 from .base import Game, Move, RuleError, plain
 
 # --- rules as data ---------------------------------------------------------------------------
@@ -66,14 +67,7 @@ PHASES = ("ready", "playing", "won", "lost")
 _LEVEL = {"type": "integer", "minimum": 1, "maximum": max(t["levels"] for t in PLAYER_COUNT_TABLE.values())}
 
 
-def _action_schema(kind: str, **props: dict) -> dict:
-    return {
-        "type": "object",
-        "properties": {"type": {"const": kind}, **props},
-        "required": ["type", *props],
-        "additionalProperties": False,
-    }
-
+_action_schema = schema.action
 
 def _clock(value: float) -> float:
     return round(float(value), 2)
@@ -108,7 +102,6 @@ class TheMind(Game):
     STYLE: ClassVar[str] = "css/the_mind.css"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
-    OPTIONS: ClassVar[dict] = {"type": "object", "properties": {}, "additionalProperties": False}
     STALE_FIELD: ClassVar[str] = "level"
     MOVES: ClassVar[dict[str, Move]] = {
         "ready": Move(_action_schema("ready", level=_LEVEL, ready={"type": "boolean"}), "_do_ready", stale=True),
@@ -127,12 +120,6 @@ class TheMind(Game):
         "log", "proposal", "next_proposal_id", "last_event", "event_n", "chart", "version",
         "elapsed", "play_start",
     )
-
-    def __init__(self) -> None:
-        """An empty game; call :meth:`setup` (or use :meth:`from_dict`) before anything else."""
-        super().__init__()
-        self._rng: random.Random | None = None
-        self._reset()
 
     def _reset(self) -> None:
         self.players: list[str] = []
@@ -213,7 +200,7 @@ class TheMind(Game):
         """Game-clock seconds at which the open shuriken proposal lapses, or None."""
         return None if self.proposal is None else self.proposal["deadline"]
 
-    def leave(self, seat: str, now: float) -> None:
+    def _do_leave(self, seat: str, now: float) -> None:
         """Remove a (kicked) player mid-game; no life is lost.
 
         Their hand is discarded face up (chart reason ``"left"``), an open shuriken vote is
@@ -226,13 +213,6 @@ class TheMind(Game):
                 is not playing; ``"cannot_continue"`` when fewer than 2 players would remain.
                 Nothing changes when it is raised.
         """
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        if len(self.players) - 1 < self.MIN_PLAYERS:
-            raise RuleError("cannot_continue")
-        now = float(now)
         t = self._play_time(now)
         cards = self.hands.pop(seat)
         for card in cards:
@@ -248,7 +228,6 @@ class TheMind(Game):
             self.last_event["cause"] = cause
         else:
             self._event(**cause)
-        self.version += 1
 
     def interrupted(self, now: float) -> None:
         """After a host restart, play stops and everyone readies again (as after a "stop"), so

@@ -30,12 +30,34 @@ How a phone stands in for the table (RULES.md "Top Ten" and our own choices, mar
 * *ours*: the captain's pick is two taps, so a slip can be undone: ``pick`` (shown on the TV as the
   captain pointing), then ``undo`` or ``confirm`` (the reveal).
 * *ours*: the captain of the *next* round draws the next card (``next_round``); the host may do it
-  for a phone that is away (host action ``next_round``).
+  for a phone that is away (host move ``next_round``), or hand an away captain's round on to the
+  next seat (host move ``pass_captain``).
 * *ours* (variant from the French reviews, research §3): ``rounds: "players"`` plays as many
   rounds as players instead of five.
 
+The state machine of a round (declared in :data:`PHASES`, checked by ``tests/test_top_ten_pipeline.py``)::
+
+    phase        open to players                       open to the host   ends when … → next phase
+    ---------    ----------------------------------    ----------------   ------------------------------------
+    choose       choose (captain)                      pass_captain       the captain chooses a theme, the
+                                                                          numbers are dealt → answer
+    answer       answer (answerers, captain first),    pass_captain       every answerer has answered, or the
+                 close_answers (captain)                                  captain closes the answers → order
+    order        pick, undo, confirm (captain);        pass_captain       all revealed → round_over (over after
+                 answer (writing down an out-loud one)                    the last round); the last unicorn
+                                                                          flips → over (lost, at once)
+    round_over   next_round (the next captain);        next_round         the next card is drawn → choose
+                 answer (writing down an out-loud one)
+    over         —                                     —                  (the game has ended)
+
+Every move names the round it was made for (``round``); the shared pipeline
+(:class:`~partyhost.games.base.Game`) refuses a move for another round as ``stale`` before the
+rules see it. Seams: the theme decks live in :mod:`.top_ten_themes`, what each seat may see (the
+views and their test double :meth:`TopTen.redeal_hidden`) in :mod:`.top_ten_views`.
+
 The class never reads a clock, never does I/O in a handler (the decks load in :meth:`prepare`)
-and never uses the global ``random``: the engine hands in a ``random.Random``.
+and never uses the global ``random``: the engine hands in a ``random.Random``. It never imports
+the registry (the registry imports it).
 """
 
 from __future__ import annotations
@@ -43,11 +65,17 @@ from __future__ import annotations
 import json
 import random
 import unicodedata
-from functools import lru_cache
-from importlib import resources
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import ClassVar
 
-from .base import Game, RuleError
+from . import schema, top_ten_views
+from .base import Game, Move, RuleError
+from .top_ten_themes import THEME_LANGS, THEMES_PER_CARD, card_themes, load_deck
+
+__all__ = [
+    "ANSWER_MAX", "CAPTAIN_ANSWERS_UP_TO", "MAX_TOKENS", "NUMBERS", "PHASES", "RATINGS", "ROUNDS",
+    "THEME_LANGS", "Phase", "TopTen", "clean_answer", "load_deck", "rating_for", "tokens_for",
+]  # fmt: skip
 
 # --- rules as data ---------------------------------------------------------------------------
 
@@ -66,23 +94,69 @@ CAPTAIN_ANSWERS_UP_TO = 8
 #: Longest typed answer (characters after clean-up); our own limit so it fits the TV.
 ANSWER_MAX = 60
 
-#: Theme languages the decks come in (a lobby option; default Japanese).
-THEME_LANGS: tuple[str, ...] = ("ja", "en")
-
+#: End-of-game ratings, best first (§fifth round).
 RATINGS: tuple[str, ...] = ("perfect", "great", "fair", "lost")
-PHASES: tuple[str, ...] = ("choose", "answer", "order", "round_over", "over")
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of :data:`PHASES`: which moves are open in it and what ends it.
+
+    Attributes:
+        moves: the players' move types open in this phase (who may make each is the rules'
+            business: the captain, an answerer…).
+        host_moves: the host's move types open in this phase.
+        ends: what ends the phase, in words.
+        then: the phases that can follow it.
+    """
+
+    moves: tuple[str, ...]
+    host_moves: tuple[str, ...]
+    ends: str
+    then: tuple[str, ...]
+
+
+#: The phases of a round in play order (§theme, §reveal, §next round, §fifth round); see the
+#: table in the module docstring. A move outside its phases is refused with :data:`NOT_NOW`.
+PHASES: dict[str, Phase] = {
+    "choose": Phase(("choose",), ("pass_captain",),
+                    "the captain chooses a theme and the numbers are dealt", ("answer",)),
+    "answer": Phase(("answer", "close_answers"), ("pass_captain",),
+                    "every answerer has answered, or the captain closes the answers", ("order",)),
+    "order": Phase(("pick", "undo", "confirm", "answer"), ("pass_captain",),
+                   "every answerer is revealed (the last round: the game), or the last unicorn flips",
+                   ("round_over", "over")),
+    "round_over": Phase(("next_round", "answer"), ("next_round",),
+                        "the next captain (or the host) draws the next card", ("choose",)),
+    "over": Phase((), (), "the game has ended", ()),
+}
+
+#: The refusal of each move made outside the phases that open it.
+NOT_NOW: dict[str, str] = {
+    "choose": "tt_not_choosing",
+    "answer": "tt_not_answering",
+    "close_answers": "tt_not_answering",
+    "pick": "tt_not_ordering",
+    "undo": "tt_not_ordering",
+    "confirm": "tt_not_ordering",
+    "next_round": "tt_round_not_over",
+    "pass_captain": "tt_cannot_pass",
+}
 
 _ROUND = {"type": "integer", "minimum": 1, "maximum": 99}
 _SEAT = {"type": "string", "minLength": 1, "maxLength": 20}
 
 
-def _action_schema(kind: str, **props: dict) -> dict:
-    return {
+def _move(kind: str, handler: str, **fields: dict) -> Move:
+    """A Top Ten move: ``{"type": kind, "round", **fields}``, every field required, nothing else;
+    made for another round it is ``stale``."""
+    schema_ = {
         "type": "object",
-        "properties": {"type": {"const": kind}, **props},
-        "required": ["type", *props],
+        "properties": {"type": {"const": kind}, "round": _ROUND, **fields},
+        "required": ["type", "round", *fields],
         "additionalProperties": False,
     }
+    return Move(schema_, handler, stale=True)
 
 
 def rating_for(unicorns: int, poops: int) -> str:
@@ -106,13 +180,17 @@ def rating_for(unicorns: int, poops: int) -> str:
 
 
 def tokens_for(players: int) -> int:
-    """Tokens at the start: one per player, at most 8 (§setup)."""
+    """Tokens at the start: one per player, at most :data:`MAX_TOKENS` (§setup)."""
     return min(players, MAX_TOKENS)
 
 
 def clean_answer(text: str) -> str:
     """Tidy a typed answer: NFC, control/format characters dropped, runs of spaces folded, trimmed.
 
+    Args:
+        text: what the phone sent (at most 400 characters, the schema's limit).
+    Returns:
+        The answer as the TV shows it; ``""`` means "answered out loud".
     Raises:
         RuleError: ``"tt_answer_too_long"`` (``max``) when longer than :data:`ANSWER_MAX`.
     """
@@ -125,75 +203,25 @@ def clean_answer(text: str) -> str:
     return text
 
 
-# --- the theme decks -------------------------------------------------------------------------
-
-
-def _valid_theme(t: object) -> bool:
-    return (
-        isinstance(t, dict)
-        and all(isinstance(t.get(k), str) and t[k].strip() for k in ("title", "low", "high"))
-        and t.get("mode") in ("speak", "gesture")
-    )
-
-
-def _valid_card(c: object) -> bool:
-    return (
-        isinstance(c, dict)
-        and isinstance(c.get("id"), str)
-        and isinstance(c.get("sides"), list)
-        and len(c["sides"]) == 2
-        and all(isinstance(side, list) and len(side) == 2 and all(_valid_theme(t) for t in side)
-                for side in c["sides"])
-    )
-
-
-@lru_cache(maxsize=None)
-def load_deck(lang: str) -> tuple[dict, ...]:
-    """The theme cards of ``lang`` from ``partyhost/games/data/top_ten_themes.<lang>.json``.
-
-    Shape of each card: ``{"id": str, "sides": [[theme, theme], [theme, theme]]}``, a theme being
-    ``{"title", "low" (what 1 means), "high" (what 10 means), "mode": "speak"|"gesture"}``.
-    Malformed cards are skipped (the deck's own test checks the file). Cached: loaded once.
-
-    Returns:
-        The cards, possibly empty when the file is missing or unreadable.
-    """
-    if lang not in THEME_LANGS:
-        return ()
-    try:
-        path = resources.files("partyhost").joinpath("games", "data", f"top_ten_themes.{lang}.json")
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return ()
-    cards = data.get("cards") if isinstance(data, dict) else None
-    return tuple(c for c in (cards or []) if _valid_card(c))
-
-
-def _themes(card: dict) -> list[dict]:
-    """The four themes of a card in a fixed order: side 1 top, side 1 bottom, side 2 top, side 2 bottom."""
-    return [dict(t) for side in card["sides"] for t in side]
-
-
-def _public_theme(t: dict) -> dict:
-    return {"title": t["title"], "low": t["low"], "high": t["high"], "mode": t["mode"]}
+#: A bot's answers (:meth:`TopTen.suggest`), whatever the theme: how loud is it, from 1 to 10.
+#: A bot answerer says the one of its own number; a bot captain calls the quietest first.
+_BOT_SCALE: tuple[str, ...] = (
+    "ささやき", "ねこのあくび", "そよ風", "雨音", "拍手", "掃除機", "電車", "雷", "ジェット機", "火山の噴火",
+)
 
 
 class TopTen(Game):
     """Top Ten for 4–9 players (seeds/001_… ; RULES.md "Top Ten").
 
-    Life cycle of a round (``phase``):
+    A round goes through the phases of :data:`PHASES`: ``"choose"`` (the captain picks one of the
+    card's four themes; the numbers are dealt), ``"answer"`` (the captain first when holding a
+    number, then the others in any order), ``"order"`` (the captain picks, undoes or confirms;
+    each confirm reveals a number), ``"round_over"`` (the next captain draws the next card), and
+    at the end ``"over"`` with a :data:`RATINGS` rating.
 
-    * ``"choose"`` — the captain's phone shows the card's four themes; ``choose`` picks one and
-      deals the numbers.
-    * ``"answer"`` — answerers (everyone; with 9 players everyone but the captain) answer; the
-      captain first when the captain answers. All answered (or ``close_answers``) → ``"order"``.
-    * ``"order"`` — the captain ``pick``s a player, then ``undo``es or ``confirm``s; a confirm
-      reveals that number. All revealed → ``"round_over"`` (or ``"over"`` after the last round);
-      every token poop → ``"over"`` at once, rating ``"lost"``.
-    * ``"round_over"`` — the next captain's ``next_round`` draws the next card.
-
-    Actions (``ACTIONS`` holds the JSON Schema of each whole dict; every action names the round it
-    was made for, and one for another round is refused as ``"tt_stale_round"``):
+    Moves (``MOVES``; ``ACTIONS`` holds the JSON Schema of each whole dict; every one carries
+    ``round``, and one made for another round is refused ``stale`` with params ``round`` (sent)
+    and ``current``):
 
     * ``{"type": "choose", "round", "theme": 0..3}`` — captain; 0,1 = side one, 2,3 = side two.
     * ``{"type": "answer", "round", "text": str}`` — an answerer; ``""`` = answered out loud.
@@ -202,45 +230,50 @@ class TopTen(Game):
       ``{"type": "confirm", "round", "seat"}`` — captain's ordering.
     * ``{"type": "next_round", "round"}`` — the next captain draws the next card.
 
+    Host moves (``HOST_MOVES``, for a captain whose phone is away): ``next_round`` (the same
+    move) and ``{"type": "pass_captain", "round"}``.
+
     Options (``OPTIONS``): ``first_captain`` (a seat id or ``"random"``), ``rounds``
     (``"five"`` | ``"players"``), ``themes`` (``"ja"`` | ``"en"``: the deck's language).
 
     Every refused action raises :class:`RuleError` and changes nothing; every success bumps
-    ``version``.
+    ``version`` (the pipeline of :class:`~partyhost.games.base.Game`). Example::
+
+        >>> g = TopTen(); g.setup(["s1", "s2", "s3", "s4"], {"first_captain": "s1"}, random.Random(1), 0.0)
+        >>> g.apply("s1", {"type": "choose", "round": 1, "theme": 0}, 0.0)
+        >>> g.phase, g.view("s2")["number"] in NUMBERS
+        ('answer', True)
     """
 
     KEY: ClassVar[str] = "top_ten"
-    SCRIPT: ClassVar[str] = "js/top_ten.js"
-    STYLE: ClassVar[str] = "css/top_ten.css"
     MIN_PLAYERS: ClassVar[int] = 4
     MAX_PLAYERS: ClassVar[int] = 9
-    OPTIONS: ClassVar[dict] = {
-        "type": "object",
-        "properties": {
-            "first_captain": {"type": "string", "minLength": 1, "maxLength": 20, "default": "random"},
-            "rounds": {"enum": ["five", "players"], "default": "five"},
-            "themes": {"enum": list(THEME_LANGS), "default": "ja"},
-        },
-        "additionalProperties": False,
+    OPTIONS: ClassVar[dict] = schema.options(
+        first_captain={"type": "string", "minLength": 1, "maxLength": 20, "default": "random"},
+        rounds={"enum": ["five", "players"], "default": "five"},
+        themes={"enum": list(THEME_LANGS), "default": "ja"},
+    )
+    STALE_FIELD: ClassVar[str] = "round"
+    MOVES: ClassVar[dict[str, Move]] = {
+        "choose": _move("choose", "_do_choose",
+                        theme={"type": "integer", "minimum": 0, "maximum": THEMES_PER_CARD - 1}),
+        "answer": _move("answer", "_do_answer", text={"type": "string", "maxLength": 400}),
+        "close_answers": _move("close_answers", "_do_close_answers"),
+        "pick": _move("pick", "_do_pick", seat=_SEAT),
+        "undo": _move("undo", "_do_undo"),
+        "confirm": _move("confirm", "_do_confirm", seat=_SEAT),
+        "next_round": _move("next_round", "_do_next_round"),
     }
-    ACTIONS: ClassVar[dict[str, dict]] = {
-        "choose": _action_schema("choose", round=_ROUND, theme={"type": "integer", "minimum": 0, "maximum": 3}),
-        "answer": _action_schema("answer", round=_ROUND, text={"type": "string", "maxLength": 400}),
-        "close_answers": _action_schema("close_answers", round=_ROUND),
-        "pick": _action_schema("pick", round=_ROUND, seat=_SEAT),
-        "undo": _action_schema("undo", round=_ROUND),
-        "confirm": _action_schema("confirm", round=_ROUND, seat=_SEAT),
-        "next_round": _action_schema("next_round", round=_ROUND),
+    HOST_MOVES: ClassVar[dict[str, Move]] = {
+        "next_round": _move("next_round", "_host_next_round"),
+        "pass_captain": _move("pass_captain", "_host_pass_captain"),
     }
-    HOST_ACTIONS: ClassVar[dict[str, dict]] = {
-        "next_round": _action_schema("next_round", round=_ROUND),
-        "pass_captain": _action_schema("pass_captain", round=_ROUND),
-    }
-
-    def __init__(self) -> None:
-        """An empty game; call :meth:`setup` (or use :meth:`from_dict`) before anything else."""
-        self._rng: random.Random | None = None
-        self._reset()
+    STATE_VERSION: ClassVar[int] = 1  # the layout saved before snapshots had versions
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "players", "rounds", "round", "phase", "tokens", "unicorns", "captain", "lang", "cards",
+        "theme", "theme_index", "numbers", "undealt", "answerers", "answers", "answer_order",
+        "pending", "reveals", "history", "rating", "last_event", "event_n", "version",
+    )  # fmt: skip
 
     def _reset(self) -> None:
         self.players: list[str] = []
@@ -282,31 +315,24 @@ class TopTen(Game):
             players: 4–9 distinct seat ids in seating order (the captain moves to the next one
                 each round, wrapping around).
             options: ``{"first_captain": seat | "random", "rounds": "five" | "players",
-                "themes": "ja" | "en"}``, each optional. A ``first_captain`` that is not playing
-                falls back to a random captain.
+                "themes": "ja" | "en"}``, each optional (checked against ``OPTIONS``). A
+                ``first_captain`` that is not playing falls back to a random captain.
             rng: the engine's ``random.Random``; kept for every shuffle.
             now: game-clock seconds (unused: the game has no clock).
 
         Raises:
             RuleError: ``"player_count"`` (``count``, ``min``, ``max``); ``"duplicate_seat"``;
-                ``"bad_options"``; ``"tt_no_themes"`` (``lang``) when the deck has fewer cards
-                than the game has rounds.
+                ``"bad_options"`` (``detail``); ``"tt_no_themes"`` (``lang``) when the deck has
+                fewer cards than the game has rounds.
         """
         players = list(players)
         if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:
             raise RuleError("player_count", count=len(players), min=self.MIN_PLAYERS, max=self.MAX_PLAYERS)
         if len(set(players)) != len(players):
             raise RuleError("duplicate_seat")
-        options = dict(options or {})
-        props = self.OPTIONS["properties"]
-        if set(options) - set(props):
-            raise RuleError("bad_options", detail="unknown option")
-        first = options.get("first_captain", "random")
-        rounds_opt = options.get("rounds", "five")
-        lang = options.get("themes", "ja")
-        if not isinstance(first, str) or rounds_opt not in props["rounds"]["enum"] or lang not in THEME_LANGS:
-            raise RuleError("bad_options", detail="value")
-        rounds = ROUNDS if rounds_opt == "five" else len(players)
+        options = schema.check_options(type(self), options or {})
+        rounds = ROUNDS if options["rounds"] == "five" else len(players)
+        lang = options["themes"]
         deck = list(load_deck(lang))
         if len(deck) < rounds:
             raise RuleError("tt_no_themes", lang=lang)
@@ -319,77 +345,20 @@ class TopTen(Game):
         self.unicorns = self.tokens
         rng.shuffle(deck)
         self.cards = [json.loads(json.dumps(c)) for c in deck[:rounds]]
+        first = options["first_captain"]
         self.captain = first if first in players else rng.choice(players)
         self._begin_round(1)
         self.version = 1
 
     # --- the engine interface ----------------------------------------------------------------
 
-    @property
-    def over(self) -> bool:
-        """True once the game has ended (after the last round, or lost)."""
-        return self.phase == "over"
 
     @property
     def poops(self) -> int:
         """Tokens flipped to the poop side."""
         return self.tokens - self.unicorns
 
-    def apply(self, seat: str, action: dict, now: float) -> None:
-        """Apply one action of ``seat`` (already checked against ``ACTIONS`` by the engine; it is
-        checked again here so the class is safe on its own).
-
-        Checks, in order: the shape (``"bad_action"``), ``"game_over"``, ``"not_a_player"``,
-        ``"tt_stale_round"`` (``round``, ``current``), then the action's own rules (see the
-        ``_do_*`` methods). Nothing changes when it raises.
-        """
-        kind = self._check_shape(action, self.ACTIONS)
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        self._check_round(action)
-        getattr(self, "_do_" + kind)(seat, action)
-        self.version += 1
-
-    def host_apply(self, action: dict, now: float) -> None:
-        """The host's moves for a captain whose phone is away (*ours*): ``next_round`` draws the
-        next card; ``pass_captain`` hands this round's captaincy to the next seat (see
-        :meth:`_pass_captain`).
-
-        Raises:
-            RuleError: ``"bad_action"``, ``"game_over"``, ``"tt_stale_round"``,
-                ``"tt_round_not_over"``, ``"tt_cannot_pass"``.
-        """
-        kind = self._check_shape(action, self.HOST_ACTIONS)
-        if self.over:
-            raise RuleError("game_over")
-        self._check_round(action)
-        if kind == "pass_captain":
-            self._pass_captain()
-        else:
-            self._next_round()
-        self.version += 1
-
-    def _pass_captain(self) -> None:
-        """The captain's phone is away: the next seat takes over this round's captaincy (*ours*;
-        without it the table could only go on by removing that player). The old captain keeps
-        playing (any number they hold stays theirs), an unconfirmed pick is dropped, and the
-        captaincy moves on from the new captain next round. While choosing, the answerers are
-        counted again (with 9 players the new captain gets no number).
-
-        Raises ``"tt_cannot_pass"`` between rounds (``next_round`` is the host's move there).
-        """
-        if self.phase not in ("choose", "answer", "order"):
-            raise RuleError("tt_cannot_pass")
-        old, self.captain = self.captain, self._after(self.captain)
-        self.pending = None
-        if self.phase == "choose":
-            captain_answers = len(self.players) <= CAPTAIN_ANSWERS_UP_TO
-            self.answerers = [s for s in self.players if captain_answers or s != self.captain]
-        self._event("captain_passed", seat=old, captain=self.captain)
-
-    def leave(self, seat: str, now: float) -> None:
+    def _do_leave(self, seat: str, now: float) -> None:
         """Remove a (kicked) player mid-game; no token changes. Not in the rulebook (RULES.md
         "General"): their number leaves face down, unrevealed; a captain who leaves passes the
         captaincy to the next seat (who keeps any number they hold); the round goes on, and ends
@@ -400,12 +369,6 @@ class TopTen(Game):
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"`` (fewer than 4
                 would remain). Nothing changes when it raises.
         """
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        if len(self.players) - 1 < self.MIN_PLAYERS:
-            raise RuleError("cannot_continue")
         if self.captain == seat:
             if self.phase == "round_over":
                 # the round is done: keep the seat before, so the next captain is still the next
@@ -430,59 +393,49 @@ class TopTen(Game):
                 self.phase = "order"
             elif self.phase == "order" and self._all_revealed():
                 self._finish_round()
-        self.version += 1
 
-    # --- actions -----------------------------------------------------------------------------
+    # --- the players' moves (the pipeline has checked shape, game over, seat and round) ---------
 
-    @staticmethod
-    def _check_shape(action: object, schemas: dict) -> str:
-        from .registry import check_action  # late import: the registry imports this module
-
-        if not isinstance(action, dict) or action.get("type") not in schemas:
-            raise RuleError("bad_action")
-        try:
-            check_action(TopTen, action, host=schemas is TopTen.HOST_ACTIONS)
-        except RuleError:
-            raise RuleError("bad_action", type=str(action.get("type"))) from None
-        return action["type"]
-
-    def _check_round(self, action: dict) -> None:
-        if action["round"] != self.round:
-            raise RuleError("tt_stale_round", round=action["round"], current=self.round)
+    def _open(self, kind: str, host: bool = False) -> None:
+        """Refuse ``kind`` (:data:`NOT_NOW`) unless the current phase opens it (:data:`PHASES`)."""
+        phase = PHASES[self.phase]
+        if kind not in (phase.host_moves if host else phase.moves):
+            raise RuleError(NOT_NOW[kind])
 
     def _need_captain(self, seat: str) -> None:
         if seat != self.captain:
             raise RuleError("tt_not_captain")
 
-    def _do_choose(self, seat: str, action: dict) -> None:
+    def _do_choose(self, seat: str, action: dict, now: float) -> None:
         """The captain picks one of the card's four themes; the numbers are dealt (§theme).
 
         Raises ``"tt_not_captain"``, ``"tt_not_choosing"``.
         """
         self._need_captain(seat)
-        if self.phase != "choose":
-            raise RuleError("tt_not_choosing")
-        index = int(action["theme"])
-        self.theme = _public_theme(_themes(self.cards[self.round - 1])[index])
+        self._open("choose")
+        index = action["theme"]
+        self.theme = card_themes(self.cards[self.round - 1])[index]
         self.theme_index = index
         self._deal()
         self.phase = "answer"
         self._event("chosen", theme=dict(self.theme))
 
-    def _do_answer(self, seat: str, action: dict) -> None:
+    def _do_answer(self, seat: str, action: dict, now: float) -> None:
         """An answerer gives their answer (§reveal): text for the TV, ``""`` = said out loud.
 
         The captain answers first when the captain holds a number. A written answer is final;
-        an out-loud one may be written down once afterwards (in any phase of the round).
+        an out-loud one may be written down once afterwards (phases ``"answer"``, ``"order"``,
+        ``"round_over"``); a first answer only while answering.
 
-        Raises ``"tt_no_number"`` (the 9-player captain), ``"tt_not_answering"``,
-        ``"tt_captain_first"``, ``"tt_already_answered"``, ``"tt_answer_too_long"`` (``max``).
+        Raises ``"tt_no_number"`` (the 9-player captain), ``"tt_answer_too_long"`` (``max``),
+        ``"tt_not_answering"``, ``"tt_already_answered"``, ``"tt_captain_first"``.
         """
         if seat not in self.answerers:
             raise RuleError("tt_no_number")
         text = clean_answer(action["text"])
+        self._open("answer")
         if seat in self.answers:
-            if self.answers[seat] or not text or self.phase not in ("answer", "order", "round_over"):
+            if self.answers[seat] or not text:
                 raise RuleError("tt_already_answered")
             self.answers[seat] = text
             self._event("answer_written", seat=seat)
@@ -498,15 +451,14 @@ class TopTen(Game):
             self.phase = "order"
             self._event("ordering", captain=self.captain)
 
-    def _do_close_answers(self, seat: str, action: dict) -> None:
+    def _do_close_answers(self, seat: str, action: dict, now: float) -> None:
         """The captain: everyone has spoken; the rest count as answered out loud (*ours*).
 
         Raises ``"tt_not_captain"``, ``"tt_not_answering"``, ``"tt_captain_first"`` (a captain
         with a number has not answered yet).
         """
         self._need_captain(seat)
-        if self.phase != "answer":
-            raise RuleError("tt_not_answering")
+        self._open("close_answers")
         if self.captain in self.answerers and self.captain not in self.answers:
             raise RuleError("tt_captain_first")
         for s in self.answerers:
@@ -516,41 +468,37 @@ class TopTen(Game):
         self.phase = "order"
         self._event("ordering", captain=self.captain)
 
-    def _check_pickable(self, target: str) -> None:
-        if target not in self.answerers:
-            raise RuleError("tt_not_answerer")
-        if any(r["seat"] == target for r in self.reveals):
-            raise RuleError("tt_already_revealed")
-
-    def _do_pick(self, seat: str, action: dict) -> None:
+    def _do_pick(self, seat: str, action: dict, now: float) -> None:
         """The captain points at the player they think holds the lowest number left (§reveal).
 
         Raises ``"tt_not_captain"``, ``"tt_not_ordering"``, ``"tt_pick_pending"`` (undo or
         confirm the last pick first), ``"tt_not_answerer"``, ``"tt_already_revealed"``.
         """
         self._need_captain(seat)
-        if self.phase != "order":
-            raise RuleError("tt_not_ordering")
+        self._open("pick")
         if self.pending is not None:
             raise RuleError("tt_pick_pending")
-        self._check_pickable(action["seat"])
-        self.pending = action["seat"]
-        self._event("picked", seat=self.pending)
+        target = action["seat"]
+        if target not in self.answerers:
+            raise RuleError("tt_not_answerer")
+        if any(r["seat"] == target for r in self.reveals):
+            raise RuleError("tt_already_revealed")
+        self.pending = target
+        self._event("picked", seat=target)
 
-    def _do_undo(self, seat: str, action: dict) -> None:
+    def _do_undo(self, seat: str, action: dict, now: float) -> None:
         """The captain takes back the last pick before it is confirmed.
 
         Raises ``"tt_not_captain"``, ``"tt_not_ordering"``, ``"tt_no_pick"``.
         """
         self._need_captain(seat)
-        if self.phase != "order":
-            raise RuleError("tt_not_ordering")
+        self._open("undo")
         if self.pending is None:
             raise RuleError("tt_no_pick")
         undone, self.pending = self.pending, None
         self._event("unpicked", seat=undone)
 
-    def _do_confirm(self, seat: str, action: dict) -> None:
+    def _do_confirm(self, seat: str, action: dict, now: float) -> None:
         """The captain confirms the pick: that number is revealed (§reveal).
 
         A number below the one revealed just before flips one unicorn to poop (only the previous
@@ -561,8 +509,7 @@ class TopTen(Game):
         ``"tt_pick_changed"`` (``seat`` is not the pending pick: a stale screen).
         """
         self._need_captain(seat)
-        if self.phase != "order":
-            raise RuleError("tt_not_ordering")
+        self._open("confirm")
         if self.pending is None:
             raise RuleError("tt_no_pick")
         if action["seat"] != self.pending:
@@ -583,16 +530,41 @@ class TopTen(Game):
         elif self._all_revealed():
             self._finish_round()
 
-    def _do_next_round(self, seat: str, action: dict) -> None:
+    def _do_next_round(self, seat: str, action: dict, now: float) -> None:
         """The next round's captain draws the next card (§next round).
 
         Raises ``"tt_round_not_over"``, ``"tt_not_next_captain"``.
         """
-        if self.phase != "round_over":
-            raise RuleError("tt_round_not_over")
+        self._open("next_round")
         if seat != self._after(self.captain):
             raise RuleError("tt_not_next_captain")
         self._next_round()
+
+    # --- the host's moves (for a captain whose phone is away; *ours*) -------------------------
+
+    def _host_next_round(self, action: dict, now: float) -> None:
+        """The host draws the next card for the next captain (§next round).
+
+        Raises ``"tt_round_not_over"``.
+        """
+        self._open("next_round", host=True)
+        self._next_round()
+
+    def _host_pass_captain(self, action: dict, now: float) -> None:
+        """The captain's phone is away: the next seat takes over this round's captaincy (without
+        it the table could only go on by removing that player). The old captain keeps playing
+        (any number they hold stays theirs), an unconfirmed pick is dropped, and the captaincy
+        moves on from the new captain next round. While choosing, the answerers are counted
+        again (with 9 players the new captain gets no number).
+
+        Raises ``"tt_cannot_pass"`` between rounds (``next_round`` is the host's move there).
+        """
+        self._open("pass_captain", host=True)
+        old, self.captain = self.captain, self._after(self.captain)
+        self.pending = None
+        if self.phase == "choose":
+            self.answerers = self._answerers()
+        self._event("captain_passed", seat=old, captain=self.captain)
 
     # --- internals ---------------------------------------------------------------------------
 
@@ -600,6 +572,11 @@ class TopTen(Game):
         """The next seat to the left (next in seating order, wrapping)."""
         i = self.players.index(seat) if seat in self.players else -1
         return self.players[(i + 1) % len(self.players)]
+
+    def _answerers(self) -> list[str]:
+        """Who gets a number this round: everyone, but not the captain of 9 (§setup)."""
+        captain_answers = len(self.players) <= CAPTAIN_ANSWERS_UP_TO
+        return [s for s in self.players if captain_answers or s != self.captain]
 
     def _all_revealed(self) -> bool:
         shown = {r["seat"] for r in self.reveals}
@@ -616,8 +593,7 @@ class TopTen(Game):
         self.answer_order = []
         self.pending = None
         self.reveals = []
-        captain_answers = len(self.players) <= CAPTAIN_ANSWERS_UP_TO
-        self.answerers = [s for s in self.players if captain_answers or s != self.captain]
+        self.answerers = self._answerers()
         self._event("round", round=number, captain=self.captain)
 
     def _deal(self) -> None:
@@ -645,91 +621,78 @@ class TopTen(Game):
             self._event("round_over", round=self.round)
 
     def _next_round(self) -> None:
-        if self.phase != "round_over":
-            raise RuleError("tt_round_not_over")
         self.captain = self._after(self.captain)
         self._begin_round(self.round + 1)
 
-    def _event(self, kind: str, **fields: Any) -> None:
-        self.event_n += 1
-        self.last_event = {"n": self.event_n, "kind": kind, **fields}
-
-    # --- views and snapshots -----------------------------------------------------------------
+    # --- views (what each seat may know: see top_ten_views) ------------------------------------
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators).
+        Shape and privacy: :func:`partyhost.games.top_ten_views.view`."""
+        return top_ten_views.view(self, seat)
 
-        Shape: ``{"game": "top_ten", "phase", "round", "rounds", "tokens", "unicorns", "poops",
-        "captain": seat, "next_captain": seat, "lang": theme language,
-        "theme": None | {"title", "low", "high", "mode"},
-        "players": [{"seat", "answerer": bool, "answered": bool, "answer": str | None}]
-        (seating order; ``answer`` is the typed text, ``""`` for out loud, None before answering),
-        "answer_order": [seats], "pending": seat | None (the captain's unconfirmed pick),
-        "reveals": [{"seat", "number", "mistake"}] (this round, in order),
-        "history": [{"round", "captain", "theme", "reveals", "mistakes"}],
-        "rating": None | "perfect" | "great" | "fair" | "lost", "last_event", "version"}``.
+    # --- for the conformance suite and bots -------------------------------------------------
 
-        A seat also gets ``"me"`` and ``"number"`` (its own number this round, None without one)
-        and, only the captain while choosing, ``"choices"``: the card's four themes. No view
-        holds another seat's unrevealed number or the numbers nobody was dealt.
+    def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:
+        """A few moves ``seat`` could sensibly make now, mostly legal (``seat=None``: the host's).
+
+        Bots play the game as people do, from what the seat may know: an answerer says how loud
+        its own number is (:data:`_BOT_SCALE`; sometimes out loud, that is ``""``, and writes it
+        down later); the captain chooses a random theme, answers first, sometimes closes the
+        answers, calls the quietest answer left (an out-loud one at a guess, now and then anyone)
+        and confirms (sometimes undoes) the call; the next captain or the host draws the next
+        card. Now and then the host passes the captaincy on, a player answers before the captain
+        (refused ``tt_captain_first``) or tries any move out of turn (mostly refused).
         """
-        shown = {r["seat"] for r in self.reveals}
-        out: dict[str, Any] = {
-            "game": self.KEY,
-            "phase": self.phase,
-            "round": self.round,
-            "rounds": self.rounds,
-            "tokens": self.tokens,
-            "unicorns": self.unicorns,
-            "poops": self.poops,
-            "captain": self.captain,
-            "next_captain": self._after(self.captain) if self.players else None,
-            "lang": self.lang,
-            "theme": dict(self.theme) if self.theme else None,
-            "players": [
-                {
-                    "seat": s,
-                    "answerer": s in self.answerers,
-                    "answered": s in self.answers,
-                    "answer": self.answers.get(s),
-                    "revealed": s in shown,
-                }
-                for s in self.players
-            ],
-            "answer_order": list(self.answer_order),
-            "pending": self.pending,
-            "reveals": [dict(r) for r in self.reveals],
-            "history": [
-                {**h, "theme": dict(h["theme"]) if h["theme"] else None, "reveals": [dict(r) for r in h["reveals"]]}
-                for h in self.history
-            ],
-            "rating": self.rating,
-            "last_event": json.loads(json.dumps(self.last_event)) if self.last_event else None,
-            "version": self.version,
-        }
-        if seat is not None:
-            out["me"] = seat
-            out["number"] = self.numbers.get(seat)
-            if seat == self.captain and self.phase == "choose" and self.cards:
-                out["choices"] = [_public_theme(t) for t in _themes(self.cards[self.round - 1])]
+        if self.over:
+            return []
+        r = self.round
+        if seat is None:
+            if self.phase == "round_over":
+                return [{"type": "next_round", "round": r}]
+            return [{"type": "pass_captain", "round": r}] if rng.random() < 0.05 else []
+        if seat not in self.players:
+            return []
+        out: list[dict] = []
+        captain = seat == self.captain
+        said = _BOT_SCALE[self.numbers[seat] - 1] if seat in self.numbers else ""
+        if self.phase == "choose" and captain:
+            out.append({"type": "choose", "round": r, "theme": rng.randrange(THEMES_PER_CARD)})
+        elif self.phase == "answer":
+            waiting = self.captain in self.answerers and self.captain not in self.answers
+            if seat in self.answerers and seat not in self.answers and (
+                    captain or not waiting or rng.random() < 0.1):
+                out.append({"type": "answer", "round": r, "text": said if rng.random() < 0.8 else ""})
+            if captain and not waiting and rng.random() < 0.3:
+                out.append({"type": "close_answers", "round": r})
+        elif self.phase == "order" and captain:
+            if self.pending is not None:
+                out += [{"type": "confirm", "round": r, "seat": self.pending}] * 4
+                out.append({"type": "undo", "round": r})
+            else:
+                shown = {x["seat"] for x in self.reveals}
+                left = [s for s in self.answerers if s not in shown]
+                loudness = {s: _BOT_SCALE.index(a) if a in _BOT_SCALE else rng.uniform(0, 9)
+                            for s, a in self.answers.items()}
+                quietest = min(left, key=lambda s: loudness.get(s, 5))
+                guess = quietest if rng.random() < 0.9 else rng.choice(left)
+                out.append({"type": "pick", "round": r, "seat": guess})
+        elif self.phase == "round_over" and seat == self._after(self.captain):
+            out.append({"type": "next_round", "round": r})
+        if self.answers.get(seat) == "" and said and rng.random() < 0.2:
+            out.append({"type": "answer", "round": r, "text": said})
+        if rng.random() < 0.05:  # out of turn: any move, which the rules mostly refuse
+            kind = rng.choice(sorted(self.MOVES))
+            fields = {"theme": rng.randrange(THEMES_PER_CARD), "text": rng.choice(_BOT_SCALE),
+                      "seat": rng.choice(self.players)}
+            out.append({"type": kind, "round": r,
+                        **{k: v for k, v in fields.items() if k in self.MOVES[kind].schema["required"]}})
         return out
 
-    _FIELDS: ClassVar[tuple[str, ...]] = (
-        "players", "rounds", "round", "phase", "tokens", "unicorns", "captain", "lang", "cards",
-        "theme", "theme_index", "numbers", "undealt", "answerers", "answers", "answer_order",
-        "pending", "reveals", "history", "rating", "last_event", "event_n", "version",
-    )  # fmt: skip
-
-    def to_dict(self) -> dict:
-        """Full JSON-ready snapshot (every number, the undealt ones and the drawn cards included)."""
-        return {"game": self.KEY, **json.loads(json.dumps({f: getattr(self, f) for f in self._FIELDS}))}
-
-    @classmethod
-    def from_dict(cls, data: dict, rng: random.Random) -> "TopTen":
-        """Rebuild a game from :meth:`to_dict` output; ``rng`` is used for later deals."""
-        game = cls()
-        copy = json.loads(json.dumps(data))
-        for f in cls._FIELDS:
-            setattr(game, f, copy[f])
-        game._rng = rng
-        return game
+    def redeal_hidden(self, seat: str | None, rng: random.Random) -> "TopTen":
+        """A copy in which everything ``seat`` may not know is dealt anew: the unrevealed
+        numbers of the other players (the captain's too, for anyone else) and the undealt ones,
+        the cards of later rounds (drawn again from the rest of the deck) and, while the captain
+        is choosing, this round's card for anyone but the captain. Everything revealed stays.
+        Details: :func:`partyhost.games.top_ten_views.redeal_hidden`."""
+        return top_ten_views.redeal_hidden(self, seat, rng, load_deck(self.lang))

@@ -124,13 +124,7 @@ _VOTE_ID = {"type": "integer", "minimum": 1}
 
 
 def _schema(kind: str, required: dict, optional: dict | None = None) -> dict:
-    return {
-        "type": "object",
-        "properties": {"type": {"const": kind}, **required, **(optional or {})},
-        "required": ["type", *required],
-        "additionalProperties": False,
-    }
-
+    return schema.action(kind, optional, **required)
 
 @dataclass(frozen=True)
 class Phase:
@@ -185,26 +179,20 @@ class WordBasket(Game):
     """
 
     KEY: ClassVar[str] = "word_basket"
-    SCRIPT: ClassVar[str] = "js/word_basket.js"
-    STYLE: ClassVar[str] = "css/word_basket.css"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 8
-    OPTIONS: ClassVar[dict] = {
-        "type": "object",
-        "properties": {
-            "word_mode": {"enum": list(WORD_MODES), "default": "vote"},
-            "handicaps": {
-                "type": "object",
-                "propertyNames": {"type": "string", "maxLength": 20},
-                "additionalProperties": {"enum": list(HANDICAPS)},
-                "maxProperties": 64,
-                "default": {},
-            },
-            "reach_window": {"type": "number", "minimum": 1, "maximum": 30, "default": 5},
-            "vote_seconds": {"type": "number", "minimum": 5, "maximum": 120, "default": 20},
+    OPTIONS: ClassVar[dict] = schema.options(
+        word_mode={"enum": list(WORD_MODES), "default": "vote"},
+        handicaps={
+            "type": "object",
+            "propertyNames": {"type": "string", "maxLength": 20},
+            "additionalProperties": {"enum": list(HANDICAPS)},
+            "maxProperties": 64,
+            "default": {},
         },
-        "additionalProperties": False,
-    }
+        reach_window={"type": "number", "minimum": 1, "maximum": 30, "default": 5},
+        vote_seconds={"type": "number", "minimum": 5, "maximum": 120, "default": 20},
+    )
     MOVES: ClassVar[dict[str, Move]] = {
         "play": Move(_schema("play", {"field": _SERIAL, "card": _CARD_ID, "word": _TEXT},
                              {"reading": _TEXT, "reach": {"type": "boolean"}}), "_do_play"),
@@ -312,10 +300,6 @@ class WordBasket(Game):
 
     # --- the engine interface ----------------------------------------------------------------
 
-    @property
-    def over(self) -> bool:
-        """True once a player has won."""
-        return self.phase == "over"
 
     @property
     def stage(self) -> str:
@@ -366,7 +350,7 @@ class WordBasket(Game):
         if changed:
             self.version += 1
 
-    def leave(self, seat: str, now: float) -> None:
+    def _do_leave(self, seat: str, now: float) -> None:
         """Remove a (kicked) player mid-game (RULES.md "General"; not in the rulebook).
 
         Their cards are shuffled back into the deck (they were secret and stay so). A vote about
@@ -377,12 +361,6 @@ class WordBasket(Game):
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"`` (fewer than 2
                 would remain). Nothing changes when it is raised.
         """
-        if self.over:
-            raise RuleError("game_over")
-        if seat not in self.players:
-            raise RuleError("not_a_player")
-        if len(self.players) - 1 < self.MIN_PLAYERS:
-            raise RuleError("cannot_continue")
         cards = self.hands.pop(seat)
         self.deck.extend(cards)
         self._rng.shuffle(self.deck)
@@ -398,7 +376,6 @@ class WordBasket(Game):
             else:
                 self.vote.drop_voter(seat)
             self._settle_vote(float(now))
-        self.version += 1
 
     # --- judging a seat's word (the rules of one word are in word_basket_words) ---------------
 
