@@ -99,7 +99,6 @@ class TheMind(Game):
 
     KEY: ClassVar[str] = "the_mind"
     SCRIPT: ClassVar[str] = "js/mind.js"
-    STYLE: ClassVar[str] = "css/the_mind.css"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
     STALE_FIELD: ClassVar[str] = "level"
