@@ -89,7 +89,7 @@ class Party:
     room: str
     seats: dict[str, Seat] = field(default_factory=dict)
     host_seat: str | None = None
-    game_key: str = "the_mind"
+    game_key: str = field(default_factory=lambda: next(iter(registry.GAMES)))  # the lobby's first game
     options: dict[str, dict] = field(default_factory=dict)
     phase: str = "lobby"
     game: Game | None = None
