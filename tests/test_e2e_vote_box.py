@@ -18,8 +18,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from partyhost.lexicon import latin
 
-from .test_e2e_mind import shot
-from .test_e2e_word_basket import TV_VIEWPORT, close_all, find_play, watch
+from .test_e2e_mind import open_tv, shot
+from .test_e2e_word_basket import close_all, find_play, watch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -93,6 +93,19 @@ def cast(page: Page, ballot: str, mark: str) -> None:
     expect(page.get_by_test_id(f"ballot-{other}")).to_have_attribute("aria-pressed", "false")
 
 
+def look_and_vote(game: str, tv: Page, a: Page, h: Page, ballot: str) -> None:
+    """Every page shows the open vote as it should (screenshots of each); the 390-px phone votes."""
+    check_tv(tv, game)
+    check_phone(a, "390 px", host=False)
+    check_phone(h, "360 px host", host=True)
+    shot(tv, f"vote-{game}-tv.png")
+    shot(a, f"vote-{game}-phone-390.png")
+    cast(a, ballot, "✓")
+    expect(tv.get_by_test_id(f"tally-{ballot}")).to_have_text("1")
+    shot(a, f"vote-{game}-phone-390-voted.png")
+    shot(h, f"vote-{game}-phone-360-host.png")
+
+
 def promote(tv: Page, page: Page) -> None:
     seat = page.evaluate("() => PH.last.me.seat")
     tv.locator(f"[data-promote='{seat}']").click()
@@ -102,9 +115,7 @@ def promote(tv: Page, page: Page) -> None:
 def test_word_basket_challenge_vote_box(server, browser, sio_peer):
     srv = server(mode="eventlet", seed=11)
     problems: list[str] = []
-    tv = browser.new_context(viewport=TV_VIEWPORT).new_page()
-    watch(tv, "tv", problems)
-    tv.goto(srv.url + "/tv")
+    tv = open_tv(browser, srv, problems)
     a = browser_phone(browser, srv.lan_url, "あき", PHONE_390, problems)
     h = browser_phone(browser, srv.lan_url, "ひな", PHONE_360, problems)
     try:
@@ -124,16 +135,8 @@ def test_word_basket_challenge_vote_box(server, browser, sio_peer):
         assert other.act(type="challenge", field=g["challengeable"]["field"])["ok"]
 
         expect(tv.get_by_test_id("vote-word")).to_have_text(made_up[1])
-        check_tv(tv, "word basket")
-        check_phone(a, "390 px", host=False)
-        check_phone(h, "360 px host", host=True)
         expect(a.get_by_test_id("vote")).to_contain_text("認める?")
-        shot(tv, "vote-word_basket-tv.png")
-        shot(a, "vote-word_basket-phone-390.png")
-        cast(a, "accept", "✓")
-        expect(tv.get_by_test_id("tally-accept")).to_have_text("1")
-        shot(a, "vote-word_basket-phone-390-voted.png")
-        shot(h, "vote-word_basket-phone-360-host.png")
+        look_and_vote("word_basket", tv, a, h, "accept")
         h.locator(".lang-switch").first.tap()
         expect(h.get_by_test_id("ballot-reject")).to_have_text("Reject")
         expect(h.get_by_test_id("overrule-reject")).to_have_text("Reject")
@@ -159,9 +162,7 @@ def _nonword(table: list[dict]) -> list[dict] | None:
 def test_diabolo_unknown_word_vote_box(server, browser, sio_peer):
     srv = server(mode="eventlet", seed=12)
     problems: list[str] = []
-    tv = browser.new_context(viewport=TV_VIEWPORT).new_page()
-    watch(tv, "tv", problems)
-    tv.goto(srv.url + "/tv")
+    tv = open_tv(browser, srv, problems)
     dealer = socket_phone(sio_peer, srv, "Ben")  # the first seat deals round 1
     a = browser_phone(browser, srv.lan_url, "あき", PHONE_390, problems)
     h = browser_phone(browser, srv.lan_url, "ひな", PHONE_360, problems)
@@ -183,15 +184,7 @@ def test_diabolo_unknown_word_vote_box(server, browser, sio_peer):
         assert dealer.act(type="claim", round=g["round"], word=word, cards=[{"id": c["id"]} for c in trio])["ok"]
 
         expect(tv.get_by_test_id("vote")).to_contain_text(word)
-        check_tv(tv, "diabolo")
-        check_phone(a, "390 px", host=False)
-        check_phone(h, "360 px host", host=True)
-        shot(tv, "vote-diabolo-tv.png")
-        shot(a, "vote-diabolo-phone-390.png")
-        cast(a, "reject", "✓")
-        expect(tv.get_by_test_id("tally-reject")).to_have_text("1")
-        shot(a, "vote-diabolo-phone-390-voted.png")
-        shot(h, "vote-diabolo-phone-360-host.png")
+        look_and_vote("diabolo", tv, a, h, "reject")
         tv.locator(".lang-switch").first.click()
         expect(tv.get_by_test_id("overrule-reject")).to_have_text("Reject")
         shot(tv, "vote-diabolo-tv-en.png")
