@@ -239,7 +239,11 @@ class Party:
                 raise RuleError("player_away", name=self.seats[sid].name)
         options = registry.check_options(cls, self.options.get(self.game_key, {}))
         game = cls()
-        game.setup(players, options, rng, now)
+        try:
+            game.setup(players, options, rng, now)
+        except RuleError as error:
+            error.scope = error.scope or cls.KEY  # the game's own words for its refusal
+            raise
         self.game = game
         self.players = players
         self.last_players = list(players)

@@ -98,7 +98,6 @@ class TheMind(Game):
     """
 
     KEY: ClassVar[str] = "the_mind"
-    SCRIPT: ClassVar[str] = "js/mind.js"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
     STALE_FIELD: ClassVar[str] = "level"

@@ -8,10 +8,10 @@
 (() => {
   const { t, esc } = PH;
   const TEAMS = ["white", "black"];
-  const teamName = (team) => t("dc.team." + team);
+  const teamName = (team) => t("decrypto.team." + team);
   const name = (s, seat) => PH.nameOf(s, seat);
-  const names = (s, seats) => seats.map((x) => name(s, x)).join(t("dc.sep.names"));
-  const list = (items) => items.join(t("dc.sep.list"));
+  const names = (s, seats) => seats.map((x) => name(s, x)).join(t("decrypto.sep.names"));
+  const list = (items) => items.join(t("decrypto.sep.list"));
   const codeText = (code) => (code || []).map((d) => d || "?").join("-");
 
   /* ---------------- lobby: teams, timer, keyword language ---------------- */
@@ -40,17 +40,17 @@
         <h3>${esc(teamName(team))} <small>${teams[team].length}</small></h3>
         <ul>${teams[team].map((seat) => `<li>${s.host
           ? `<button class="dc-move" data-move="${esc(seat)}" data-testid="move-${esc(seat)}">${esc(name(s, seat))} <i>${team === "white" ? "→" : "←"}</i></button>`
-          : esc(name(s, seat))}${TEAMS.includes(opts.teams[seat]) ? "" : ` <span class="auto">${esc(t("dc.lobby.auto"))}</span>`}</li>`).join("")}</ul></div>`;
+          : esc(name(s, seat))}${TEAMS.includes(opts.teams[seat]) ? "" : ` <span class="auto">${esc(t("decrypto.lobby.auto"))}</span>`}</li>`).join("")}</ul></div>`;
     const html = `<div class="dc-lobby">
-      <h2>${esc(t("dc.lobby.teams"))}</h2>
-      <p class="small">${esc(t(three ? "dc.lobby.three" : s.host ? "dc.lobby.hint_host" : "dc.lobby.hint"))}</p>
+      <h2>${esc(t("decrypto.lobby.teams"))}</h2>
+      <p class="small">${esc(t(three ? "decrypto.lobby.three" : s.host ? "decrypto.lobby.hint_host" : "decrypto.lobby.hint"))}</p>
       <div class="dc-lobby-teams">${col("white")}${col("black")}</div>
-      ${s.host ? `<div class="row"><button data-testid="shuffle-teams" data-shuffle="1">${esc(t("dc.lobby.shuffle"))}</button></div>` : ""}
+      ${s.host ? `<div class="row"><button data-testid="shuffle-teams" data-shuffle="1">${esc(t("decrypto.lobby.shuffle"))}</button></div>` : ""}
       <div class="dc-lobby-opts">
-        <label><input type="checkbox" data-testid="dc-timer" data-opt="timer" ${opts.timer ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("dc.lobby.timer"))}</label>
-        <label>${esc(t("dc.lobby.lang"))}
+        <label><input type="checkbox" data-testid="dc-timer" data-opt="timer" ${opts.timer ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("decrypto.lobby.timer"))}</label>
+        <label>${esc(t("decrypto.lobby.lang"))}
           <select data-testid="dc-lang" data-opt="lang" ${s.host ? "" : "disabled"}>
-            ${["ja", "en"].map((l) => `<option value="${l}" ${opts.lang === l ? "selected" : ""}>${esc(t("dc.lang." + l))}</option>`).join("")}
+            ${["ja", "en"].map((l) => `<option value="${l}" ${opts.lang === l ? "selected" : ""}>${esc(t("decrypto.lang." + l))}</option>`).join("")}
           </select></label>
       </div></div>`;
     if (s.host) PH.patch(root, html, wireLobby);
@@ -94,17 +94,17 @@
     const tk = g.tokens[team];
     const dots = (n, cls) => [0, 1].map((i) => `<i class="tok ${cls} ${i < n ? "on" : ""}"></i>`).join("");
     if (g.variant === "three") {
-      if (g.encrypting.includes(team)) return `<span class="toks" title="${esc(t("dc.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span>`;
-      return `<span class="toks" data-testid="tokens-${team}" title="${esc(t("dc.tokens"))}">${dots(tk.interceptions, "int")}<b>${tk.interceptions}</b></span>`;
+      if (g.encrypting.includes(team)) return `<span class="toks" title="${esc(t("decrypto.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span>`;
+      return `<span class="toks" data-testid="tokens-${team}" title="${esc(t("decrypto.tokens"))}">${dots(tk.interceptions, "int")}<b>${tk.interceptions}</b></span>`;
     }
     return `<span class="toks" data-testid="tokens-${team}">
-      <span title="${esc(t("dc.interceptions"))}">${dots(tk.interceptions, "int")}</span>
-      <span title="${esc(t("dc.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span></span>`;
+      <span title="${esc(t("decrypto.interceptions"))}">${dots(tk.interceptions, "int")}</span>
+      <span title="${esc(t("decrypto.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span></span>`;
   }
 
   function statusHtml(s, g, mine) {
     const teamBox = (team) => {
-      const role = g.variant === "three" && !g.encrypting.includes(team) ? t("dc.interceptor_side") : "";
+      const role = g.variant === "three" && !g.encrypting.includes(team) ? t("decrypto.interceptor_side") : "";
       return `<div class="dc-team team-${team} ${g.active === team && (g.phase === "guess" || g.phase === "reveal") ? "up" : ""} ${mine === team ? "mine" : ""}">
         <span class="tname">${esc(teamName(team))}${role ? ` <small>${esc(role)}</small>` : ""}</span>
         <span class="tmembers">${esc(names(s, g.teams[team]))}</span>
@@ -112,8 +112,8 @@
     };
     return `<div class="dc-status">
       ${teamBox("white")}
-      <div class="dc-round" data-testid="dc-round">${esc(t("dc.round_of", { round: g.round, rounds: g.max_rounds }))}
-        <small>${esc(t("dc.legend"))}</small></div>
+      <div class="dc-round" data-testid="dc-round">${esc(t("decrypto.round_of", { round: g.round, rounds: g.max_rounds }))}
+        <small>${esc(t("decrypto.legend"))}</small></div>
       ${teamBox("black")}</div>`;
   }
 
@@ -126,18 +126,18 @@
     for (const e of entries) e.code.forEach((d, i) => cols[d - 1].push({ round: e.round, clue: e.clues[i] }));
     const codes = entries.map((e) => `<span class="${e.miscommunicated ? "mis" : ""} ${e.intercepted ? "int" : ""}">${e.round}: <b>${codeText(e.code)}</b></span>`).join("");
     return `<section class="dc-sheet team-${team} ${extraClass || ""}" data-testid="sheet-${team}">
-      <h3>${esc(t("dc.sheet_of", { team: teamName(team) }))}${mine ? ` <small>${esc(t("dc.sheet_yours"))}</small>` : ""}</h3>
+      <h3>${esc(t("decrypto.sheet_of", { team: teamName(team) }))}${mine ? ` <small>${esc(t("decrypto.sheet_yours"))}</small>` : ""}</h3>
       <div class="cols">${cols.map((c, i) => `<div class="col" data-testid="sheet-${team}-${i + 1}">
         <div class="kw"><b>${i + 1}</b>${keywords && keywords[i] ? `<span data-testid="sheet-kw-${i + 1}">${esc(keywords[i])}</span>` : ""}</div>
-        <ol>${c.map((x) => `<li><i>${x.round}</i>${x.clue ? esc(x.clue) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</li>`).join("")}</ol></div>`).join("")}</div>
-      ${codes ? `<p class="codes">${esc(t("dc.codes"))} ${codes}</p>` : ""}
+        <ol>${c.map((x) => `<li><i>${x.round}</i>${x.clue ? esc(x.clue) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</li>`).join("")}</ol></div>`).join("")}</div>
+      ${codes ? `<p class="codes">${esc(t("decrypto.codes"))} ${codes}</p>` : ""}
     </section>`;
   }
 
   function cluesHtml(g, big) {
     if (!g.clues) return "";
     return `<ol class="dc-clues ${big ? "big" : ""}" data-testid="clues">${g.clues.map((c, i) => `<li><span class="n">${i + 1}</span>
-      <span class="c">${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span></li>`).join("")}</ol>`;
+      <span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol>`;
   }
 
   function revealHtml(s, g, big) {
@@ -146,18 +146,18 @@
     const against = r.team === "white" ? "black" : "white";
     const mark = (ok) => (ok ? `<b class="ok">✔</b>` : `<b class="ng">✘</b>`);
     const rows = [];
-    if (r.intercept) rows.push(`<li class="step s1"><span>${esc(t("dc.reveal.intercept", { team: teamName(against) }))}</span>
+    if (r.intercept) rows.push(`<li class="step s1"><span>${esc(t("decrypto.reveal.intercept", { team: teamName(against) }))}</span>
       <span class="code">${codeText(r.intercept)}</span>${mark(r.intercepted)}
-      <em>${esc(t(r.intercepted ? "dc.reveal.intercepted" : "dc.reveal.missed"))}</em></li>`);
-    else rows.push(`<li class="step s1 none"><span>${esc(t("dc.reveal.no_intercept"))}</span></li>`);
-    rows.push(`<li class="step s2"><span>${esc(t("dc.reveal.decode", { team: teamName(r.team) }))}</span>
+      <em>${esc(t(r.intercepted ? "decrypto.reveal.intercepted" : "decrypto.reveal.missed"))}</em></li>`);
+    else rows.push(`<li class="step s1 none"><span>${esc(t("decrypto.reveal.no_intercept"))}</span></li>`);
+    rows.push(`<li class="step s2"><span>${esc(t("decrypto.reveal.decode", { team: teamName(r.team) }))}</span>
       <span class="code">${codeText(r.decode)}</span>${mark(!r.miscommunicated)}
-      <em>${esc(t(r.miscommunicated ? (g.variant === "three" ? "dc.reveal.mis_three" : "dc.reveal.mis") : "dc.reveal.decoded"))}</em></li>`);
-    rows.push(`<li class="step s3 answer"><span>${esc(t("dc.reveal.code", { name: name(s, r.encryptor) }))}</span>
+      <em>${esc(t(r.miscommunicated ? (g.variant === "three" ? "decrypto.reveal.mis_three" : "decrypto.reveal.mis") : "decrypto.reveal.decoded"))}</em></li>`);
+    rows.push(`<li class="step s3 answer"><span>${esc(t("decrypto.reveal.code", { name: name(s, r.encryptor) }))}</span>
       <span class="code" data-testid="reveal-code">${codeText(r.code)}</span></li>`);
-    const placed = r.clues.map((c, i) => `<li><b>${r.code[i]}</b> ${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</li>`).join("");
+    const placed = r.clues.map((c, i) => `<li><b>${r.code[i]}</b> ${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</li>`).join("");
     return `<div class="dc-reveal ${big ? "big" : ""}" data-testid="reveal">
-      <h3>${esc(t("dc.reveal.title", { team: teamName(r.team), round: r.round }))}</h3>
+      <h3>${esc(t("decrypto.reveal.title", { team: teamName(r.team), round: r.round }))}</h3>
       <ol class="steps">${rows.join("")}</ol>
       <ul class="placed">${placed}</ul></div>`;
   }
@@ -170,11 +170,11 @@
     if (r.reason === "keywords" || r.reason === "shared") Object.assign(p, r.correct || {});
     if (r.reason === "three_intercepted") p.name = names(s, g.teams[r.winner]);
     if (r.reason === "miscommunicated") p.loser = teamName(r.winner === "white" ? "black" : "white");
-    return t("dc.result." + r.reason, p);
+    return t("decrypto.result." + r.reason, p);
   }
   function resultHtml(s, g, big, beside) {
     const r = g.result;
-    const why = r.why ? t("dc.why." + r.why) : "";
+    const why = r.why ? t("decrypto.why." + r.why) : "";
     const kws = TEAMS.filter((team) => g.keywords[team] && g.keywords[team].length).map((team) => `
       <div class="dc-kwlist team-${team}"><h4>${esc(teamName(team))}</h4>
         <ol>${g.keywords[team].map((w) => `<li>${esc(w)}</li>`).join("")}</ol></div>`).join("");
@@ -191,35 +191,35 @@
     const roster = (s.party && s.party.roster) || [];
     const who = seats.map((x) => {
       const r = roster.find((e) => e.seat === x);
-      return r && !r.connected ? t("dc.offline", { name: name(s, x) }) : name(s, x);
-    }).join(t("dc.sep.names"));
-    return t("dc.wait.group_who", { what: t("dc.wait.group." + kind, { team: teamName(team) }), names: who });
+      return r && !r.connected ? t("decrypto.offline", { name: name(s, x) }) : name(s, x);
+    }).join(t("decrypto.sep.names"));
+    return t("decrypto.wait.group_who", { what: t("decrypto.wait.group." + kind, { team: teamName(team) }), names: who });
   }
 
   /* Whom the table waits for, in words. */
   function waitingText(s, g) {
     if (g.phase === "encrypt") {
       const left = g.encrypting.filter((team) => !g.submitted[team]);
-      return left.length ? t("dc.wait.clues", { names: list(left.map((team) => t("dc.who_team", { name: name(s, g.encryptors[team]), team: teamName(team) }))) }) : "";
+      return left.length ? t("decrypto.wait.clues", { names: list(left.map((team) => t("decrypto.who_team", { name: name(s, g.encryptors[team]), team: teamName(team) }))) }) : "";
     }
     if (g.phase === "guess") {
       const left = Object.entries(g.guessing).filter(([, x]) => !x.locked)
         .map(([kind, x]) => groupText(s, g, kind, x.team));
-      return left.length ? t("dc.wait.guess", { groups: list(left) }) : "";
+      return left.length ? t("decrypto.wait.guess", { groups: list(left) }) : "";
     }
     if (g.phase === "keywords" && g.tie) {
       const left = TEAMS.filter((team) => !g.tie.locked[team]).map(teamName);
-      return left.length ? t("dc.wait.kw", { teams: list(left) }) : "";
+      return left.length ? t("decrypto.wait.kw", { teams: list(left) }) : "";
     }
     if (g.phase === "judge" && g.tie) {
       const left = TEAMS.filter((team) => !g.tie.judged[team]).map(teamName);
-      return left.length ? t("dc.wait.judge", { teams: list(left) }) : "";
+      return left.length ? t("decrypto.wait.judge", { teams: list(left) }) : "";
     }
     return "";
   }
 
   function timerHtml(g) {
-    return PH.countdown(g.deadline, { label: "dc.timer_left", cls: "dc-timer", testid: "dc-timer" });
+    return PH.countdown(g.deadline, { label: "decrypto.timer_left", cls: "dc-timer", testid: "dc-timer" });
   }
 
   /* ---------------- phone ---------------- */
@@ -246,21 +246,21 @@
     /* decoders see their own keywords on the number buttons; interceptors only the numbers */
     const labels = g.role === "decoder" && g.my_keywords.length === 4 ? g.my_keywords : null;
     const rows = g.clues.map((c, i) => `<div class="dc-pick-row">
-        <span class="clue"><span class="n">${i + 1}</span>${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span>
+        <span class="clue"><span class="n">${i + 1}</span>${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span>
         <span class="digits">${[1, 2, 3, 4].map((d) => `<button class="digit ${code[i] === d ? "on" : ""}" data-pick="${i}" data-digit="${d}"
           data-testid="pick-${i}-${d}" ${mine.locked ? "disabled" : ""}>${d}${labels ? `<small>${esc(labels[d - 1])}</small>` : ""}</button>`).join("")}</span></div>`).join("");
     const full = code.every((d) => d) && new Set(code).size === 3;
     /* the lone interceptor of the 3-player game has nobody to share the draft with */
     const alone = g.variant === "three" && !g.encrypting.includes(g.team);
-    const by = alone ? t("dc.draft_alone")
-      : mine.by ? t(mine.locked ? "dc.locked_by" : "dc.draft_by", { name: name(PH.last, mine.by) }) : t("dc.draft_shared");
+    const by = alone ? t("decrypto.draft_alone")
+      : mine.by ? t(mine.locked ? "decrypto.locked_by" : "decrypto.draft_by", { name: name(PH.last, mine.by) }) : t("decrypto.draft_shared");
     const kind = g.role === "interceptor" ? "intercept" : "decode";
     return `<div class="dc-guess ${kind}" data-testid="guess-panel">
-      <p class="dc-task">${esc(t("dc.task." + kind, { team: teamName(g.active) }))}</p>
+      <p class="dc-task">${esc(t("decrypto.task." + kind, { team: teamName(g.active) }))}</p>
       ${rows}
       <p class="small" data-testid="draft-by">${esc(by)}</p>
-      ${mine.locked ? `<p class="dc-locked" data-testid="locked">${esc(t("dc.locked", { code: codeText(code) }))}</p>`
-        : `<button class="primary big" data-lock="1" data-testid="lock" ${full ? "" : "disabled"}>${esc(t("dc.lock", { code: codeText(code) }))}</button>`}
+      ${mine.locked ? `<p class="dc-locked" data-testid="locked">${esc(t("decrypto.locked", { code: codeText(code) }))}</p>`
+        : `<button class="primary big" data-lock="1" data-testid="lock" ${full ? "" : "disabled"}>${esc(t("decrypto.lock", { code: codeText(code) }))}</button>`}
     </div>`;
   }
 
@@ -269,15 +269,15 @@
     const kws = g.my_keywords;
     const clues = (g.my_clues && g.my_clues.clues) || ["", "", ""];
     return `<div class="dc-enc" data-testid="encryptor">
-      <p class="dc-task">${esc(t("dc.task.encrypt"))}</p>
+      <p class="dc-task">${esc(t("decrypto.task.encrypt"))}</p>
       <div class="dc-code" data-testid="my-code">${code.map((d) => `<span>${d}</span>`).join("")}</div>
       <form class="dc-clue-form" autocomplete="off">
         ${code.map((d, i) => `<label class="dc-field"><span class="num">${d}</span><span class="kw">${esc(kws[d - 1])}</span>
           <input data-clue="${i}" data-testid="clue-${i}" maxlength="40" enterkeyhint="${i < 2 ? "next" : "done"}" autocomplete="off"
-            placeholder="${esc(t("dc.clue_placeholder", { n: i + 1 }))}" value="${esc(clues[i])}"></label>`).join("")}
-        <button type="button" class="primary big" data-send-clues="1" data-testid="send-clues">${esc(t("dc.send_clues"))}</button>
+            placeholder="${esc(t("decrypto.clue_placeholder", { n: i + 1 }))}" value="${esc(clues[i])}"></label>`).join("")}
+        <button type="button" class="primary big" data-send-clues="1" data-testid="send-clues">${esc(t("decrypto.send_clues"))}</button>
       </form>
-      <p class="dc-rules small">${esc(t("dc.clue_rules"))}</p>
+      <p class="dc-rules small">${esc(t("decrypto.clue_rules"))}</p>
       <div class="dc-enc-status" data-part="status"></div></div>`;
   }
 
@@ -325,11 +325,11 @@
     const mine = g.my_kw;
     const other = g.team === "white" ? "black" : "white";
     return `<div class="dc-kwguess" data-testid="kw-form">
-      <p class="dc-task">${esc(t("dc.task.kw", { team: teamName(other) }))}</p>
-      <p class="small">${esc(t("dc.why." + (g.tie.why || "rounds")))} · ${esc(t("dc.kw_hint"))}</p>
+      <p class="dc-task">${esc(t("decrypto.task.kw", { team: teamName(other) }))}</p>
+      <p class="small">${esc(t("decrypto.why." + (g.tie.why || "rounds")))} · ${esc(t("decrypto.kw_hint"))}</p>
       ${[0, 1, 2, 3].map((i) => `<label class="dc-field"><span class="num">${i + 1}</span>
         <input data-kw="${i}" data-testid="kw-${i}" maxlength="40" autocomplete="off" value="${esc(mine.draft[i] || "")}"></label>`).join("")}
-      <button type="button" class="primary big" data-kw-lock="1" data-testid="kw-lock">${esc(t("dc.kw_lock"))}</button>
+      <button type="button" class="primary big" data-kw-lock="1" data-testid="kw-lock">${esc(t("decrypto.kw_lock"))}</button>
       <p class="small dc-kw-by" data-part="by"></p></div>`;
   }
 
@@ -360,11 +360,11 @@
   function judgeHtml(s, g) {
     const j = g.my_judge;
     return `<div class="dc-judge" data-testid="judge">
-      <p class="dc-task">${esc(t("dc.task.judge"))}</p>
+      <p class="dc-task">${esc(t("decrypto.task.judge"))}</p>
       <ol>${g.my_keywords.map((w, i) => `<li><span class="kw">${esc(w)}</span><span class="guess">${j.guesses[i] ? esc(j.guesses[i]) : "—"}</span>
         ${j.exact[i] ? `<b class="ok">✔</b>` : !String(j.guesses[i] || "").trim() ? `<span></span>` : `<button class="small ${j.accepted[i] ? "on" : ""}" data-accept="${i + 1}" data-value="${j.accepted[i] ? 0 : 1}" ${j.done ? "disabled" : ""}
-          data-testid="accept-${i + 1}">${esc(t(j.accepted[i] ? "dc.accepted" : "dc.accept"))}</button>`}</li>`).join("")}</ol>
-      ${j.done ? `<p class="dc-locked">${esc(t("dc.judged"))}</p>` : `<button class="primary big" data-judged="1" data-testid="judged">${esc(t("dc.judge_done"))}</button>`}
+          data-testid="accept-${i + 1}">${esc(t(j.accepted[i] ? "decrypto.accepted" : "decrypto.accept"))}</button>`}</li>`).join("")}</ol>
+      ${j.done ? `<p class="dc-locked">${esc(t("decrypto.judged"))}</p>` : `<button class="primary big" data-judged="1" data-testid="judged">${esc(t("decrypto.judge_done"))}</button>`}
     </div>`;
   }
 
@@ -394,34 +394,34 @@
     if (g.phase === "over") {
       body = resultHtml(s, g, false) + revealHtml(s, g, false);
     } else if (!playing) {
-      body = `${g.phase === "guess" ? `<p class="dc-task">${esc(t("dc.clues_of", { team: teamName(g.active) }))}</p>${cluesHtml(g, false)}` : ""}
+      body = `${g.phase === "guess" ? `<p class="dc-task">${esc(t("decrypto.clues_of", { team: teamName(g.active) }))}</p>${cluesHtml(g, false)}` : ""}
         ${g.phase === "reveal" ? revealHtml(s, g, false) : ""}<p class="note">${esc(wait)}</p>`;
     } else if (g.phase === "encrypt") {
       if (g.role === "encryptor") {
-        body = `<div class="dc-enc done"><p class="dc-task">${esc(t("dc.sent"))}</p>
+        body = `<div class="dc-enc done"><p class="dc-task">${esc(t("decrypto.sent"))}</p>
           <div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
-          <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
+          <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
       } else {
-        body = `<p class="dc-task">${esc(t("dc.wait.encrypt_title"))}</p>`;
+        body = `<p class="dc-task">${esc(t("decrypto.wait.encrypt_title"))}</p>`;
       }
       body += `${timerHtml(g)}<p class="note" data-testid="waiting">${esc(wait)}</p>`;
     } else if (g.phase === "guess") {
-      body = `<p class="dc-task small">${esc(t("dc.clues_of", { team: teamName(g.active) }))} — ${esc(name(s, g.encryptors[g.active]))}</p>`;
+      body = `<p class="dc-task small">${esc(t("decrypto.clues_of", { team: teamName(g.active) }))} — ${esc(name(s, g.encryptors[g.active]))}</p>`;
       if (g.role === "decoder" || g.role === "interceptor") body += pickerHtml(g);
       else if (g.role === "encryptor") {
         body += `${cluesHtml(g, false)}<div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
-          <p class="note">${esc(t("dc.encryptor_waits"))}</p>`;
+          <p class="note">${esc(t("decrypto.encryptor_waits"))}</p>`;
       } else {
-        body += `${cluesHtml(g, false)}<p class="note">${esc(t(g.round < 2 ? "dc.no_intercept_round1" : "dc.wait.other"))}</p>`;
+        body += `${cluesHtml(g, false)}<p class="note">${esc(t(g.round < 2 ? "decrypto.no_intercept_round1" : "decrypto.wait.other"))}</p>`;
       }
       body += `<p class="note" data-testid="waiting">${esc(wait)}</p>`;
       if (g.my_code && g.my_clues && g.active !== g.team) body += myTurnLater(g);
     } else if (g.phase === "reveal") {
       body = `${revealHtml(s, g, false)}
-        <button class="primary big" data-next="1" data-testid="next">${esc(t("dc.next"))}</button>
-        <p class="small">${PH.countdown(g.reveal_deadline, { label: "dc.next_in" })}</p>`;
+        <button class="primary big" data-next="1" data-testid="next">${esc(t("decrypto.next"))}</button>
+        <p class="small">${PH.countdown(g.reveal_deadline, { label: "decrypto.next_in" })}</p>`;
     } else if (g.phase === "keywords") {
-      body = `<p class="dc-task">${esc(t("dc.kw_sent"))}</p><ol class="dc-clues">${(g.my_kw.words || []).map((w, i) => `<li><span class="n">${i + 1}</span><span class="c">${esc(w || "—")}</span></li>`).join("")}</ol>
+      body = `<p class="dc-task">${esc(t("decrypto.kw_sent"))}</p><ol class="dc-clues">${(g.my_kw.words || []).map((w, i) => `<li><span class="n">${i + 1}</span><span class="c">${esc(w || "—")}</span></li>`).join("")}</ol>
         <p class="note" data-testid="waiting">${esc(wait)}</p>`;
     } else if (g.phase === "judge") {
       body = judgeHtml(s, g) + `<p class="note" data-testid="waiting">${esc(wait)}</p>`;
@@ -431,8 +431,8 @@
 
   /* The encryptor whose clues come next keeps them (and the code) in view, still secret. */
   function myTurnLater(g) {
-    return `<div class="dc-later"><p class="small">${esc(t("dc.later"))}</p>
-      <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
+    return `<div class="dc-later"><p class="small">${esc(t("decrypto.later"))}</p>
+      <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
   }
 
   function phoneSheets(s, g) {
@@ -490,8 +490,8 @@
     const g = s.game;
     const sc = PH.mount(root, "decrypto-phone", `<div class="dc phone"><div class="dc-head" data-part="head"></div><div class="dc-main" data-part="main"></div><div class="dc-sheets" data-part="sheets"></div></div>`);
     feel(g, s);
-    const badge = g.team ? `<p class="dc-me team-${g.team}" data-testid="my-team">${esc(g.variant === "three" && !g.encrypting.includes(g.team) ? t("dc.you_are_interceptor", { team: teamName(g.team) }) : t("dc.you_are", { team: teamName(g.team) }))}${
-      g.role === "encryptor" && g.phase !== "over" ? ` · <b>${esc(t("dc.role.encryptor"))}</b>` : ""}</p>` : "";
+    const badge = g.team ? `<p class="dc-me team-${g.team}" data-testid="my-team">${esc(g.variant === "three" && !g.encrypting.includes(g.team) ? t("decrypto.you_are_interceptor", { team: teamName(g.team) }) : t("decrypto.you_are", { team: teamName(g.team) }))}${
+      g.role === "encryptor" && g.phase !== "over" ? ` · <b>${esc(t("decrypto.role.encryptor"))}</b>` : ""}</p>` : "";
     sc.draw("head", statusHtml(s, g, g.team) + badge);
     phoneMain(sc.part("main"), s, g);
     sc.draw("sheets", phoneSheets(s, g));
@@ -513,7 +513,7 @@
     if (g.phase === "over") return resultHtml(s, g, true, g.reveal ? revealHtml(s, g, true) : "");
     if (g.phase === "encrypt") {
       return `<div class="dc-stage-encrypt">
-        <h2>${esc(t("dc.tv.encrypt", { round: g.round }))}</h2>
+        <h2>${esc(t("decrypto.tv.encrypt", { round: g.round }))}</h2>
         <ul class="dc-writers">${g.encrypting.map((team) => `<li class="team-${team} ${g.submitted[team] ? "done" : ""}">
           <span class="tname">${esc(teamName(team))}</span><span class="who">${esc(name(s, g.encryptors[team]))}</span>
           <b>${g.submitted[team] ? "✔" : "…"}</b></li>`).join("")}</ul>
@@ -521,22 +521,22 @@
     }
     if (g.phase === "guess") {
       return `<div class="dc-stage-guess team-${g.active}">
-        <h2>${esc(t("dc.tv.clues", { team: teamName(g.active), name: name(s, g.encryptors[g.active]) }))}</h2>
+        <h2>${esc(t("decrypto.tv.clues", { team: teamName(g.active), name: name(s, g.encryptors[g.active]) }))}</h2>
         ${cluesHtml(g, true)}
         <ul class="dc-locks">${Object.entries(g.guessing).map(([kind, x]) => `<li class="${x.locked ? "done" : ""}">
           ${esc(groupText(s, g, kind, x.team))} <b>${x.locked ? "✔" : "…"}</b></li>`).join("")}
-          ${g.guessing.intercept ? "" : `<li class="none">${esc(t("dc.no_intercept_round1"))}</li>`}</ul></div>`;
+          ${g.guessing.intercept ? "" : `<li class="none">${esc(t("decrypto.no_intercept_round1"))}</li>`}</ul></div>`;
     }
     if (g.phase === "reveal") {
       return `<div class="dc-stage-reveal">${revealHtml(s, g, true)}
-        <div class="dc-next-row">${s.host ? `<button class="primary" data-tv-next="1" data-testid="tv-next">${esc(t("dc.next"))}</button>` : ""}
-        ${PH.countdown(g.reveal_deadline, { label: "dc.next_in", cls: "small" })}</div></div>`;
+        <div class="dc-next-row">${s.host ? `<button class="primary" data-tv-next="1" data-testid="tv-next">${esc(t("decrypto.next"))}</button>` : ""}
+        ${PH.countdown(g.reveal_deadline, { label: "decrypto.next_in", cls: "small" })}</div></div>`;
     }
     const answers = g.tie && g.tie.guesses ? `<div class="dc-kws">${TEAMS.map((team) => `
-      <div class="dc-kwlist team-${team}"><h4>${esc(t("dc.tv.answers", { team: teamName(team) }))}</h4>
+      <div class="dc-kwlist team-${team}"><h4>${esc(t("decrypto.tv.answers", { team: teamName(team) }))}</h4>
         <ol>${g.tie.guesses[team].map((w, i) => `<li>${w ? esc(w) : "—"} ${g.tie.accepted[team][i] ? `<b class="ok">✔</b>` : ""}</li>`).join("")}</ol></div>`).join("")}</div>` : "";
-    return `<div class="dc-stage-tie"><h2>${esc(t("dc.tv.tie"))}</h2><p>${esc(t("dc.why." + (g.tie && g.tie.why || "rounds")))}</p>
-      <p class="big">${esc(t(g.phase === "judge" ? "dc.tv.judge" : "dc.tv.kw"))}</p>${answers}<p class="note">${esc(wait)}</p></div>`;
+    return `<div class="dc-stage-tie"><h2>${esc(t("decrypto.tv.tie"))}</h2><p>${esc(t("decrypto.why." + (g.tie && g.tie.why || "rounds")))}</p>
+      <p class="big">${esc(t(g.phase === "judge" ? "decrypto.tv.judge" : "decrypto.tv.kw"))}</p>${answers}<p class="note">${esc(wait)}</p></div>`;
   }
 
   /* Shrink a box's type until its content fits it: the TV has a fixed height, and the clue

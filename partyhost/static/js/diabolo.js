@@ -75,16 +75,16 @@
     return `<span class="claim-cards">${claim.cards.map((c) => `<span class="dcard mini ${c.face !== c.as ? "joker" : ""}">${esc(c.as)}${c.face !== c.as ? "<sub>Ψ</sub>" : ""}</span>`).join("")}</span>`;
   }
   function roundText(g) {
-    return g.rounds ? t("dia.round_of", { round: g.round, rounds: g.rounds }) : t("dia.round", { round: g.round });
+    return g.rounds ? t("diabolo.round_of", { round: g.round, rounds: g.rounds }) : t("diabolo.round", { round: g.round });
   }
   function tempoText(g) {
     if (!g.deck_left || (g.phase !== "turning" && g.phase !== "vote" && g.phase !== "picking")) return "";
-    return g.auto ? t("dia.tempo", { seconds: g.interval }) : t("dia.paused_turning");
+    return g.auto ? t("diabolo.tempo", { seconds: g.interval }) : t("diabolo.paused_turning");
   }
   function countdown(g) {
     if (g.phase !== "turning") return "";
-    if (g.end_at != null) return PH.countdown(g.end_at, { label: "dia.ends_in", cls: "end", testid: "ends-in" });
-    if (g.next_turn_at != null) return PH.countdown(g.next_turn_at, { label: "dia.next_in" });
+    if (g.end_at != null) return PH.countdown(g.end_at, { label: "diabolo.ends_in", cls: "end", testid: "ends-in" });
+    if (g.next_turn_at != null) return PH.countdown(g.next_turn_at, { label: "diabolo.next_in" });
     return "";
   }
   function eventText(g, s) {
@@ -92,27 +92,27 @@
     if (!e) return "";
     const c = g.claim;
     switch (e.kind) {
-      case "claim_taken": return t("dia.claim_taken", { name: name(s, e.seat), word: e.word, count: e.count });
-      case "claim_vote": return t("dia.claim_vote", { name: name(s, e.seat), word: e.word });
-      case "claim_rejected": return t("dia.claim_rejected", { name: name(s, e.seat), word: e.word });
-      case "picked": return c ? t("dia.claim_rejected", { name: name(s, c.seat), word: c.word }) : "";
-      case "deal": return t("dia.dealer", { name: name(s, e.dealer) });
-      case "round_end": return t("dia.round_end", { round: e.round });
-      case "over": return t("dia.final");
+      case "claim_taken": return t("diabolo.claim_taken", { name: name(s, e.seat), word: e.word, count: e.count });
+      case "claim_vote": return t("diabolo.claim_vote", { name: name(s, e.seat), word: e.word });
+      case "claim_rejected": return t("diabolo.claim_rejected", { name: name(s, e.seat), word: e.word });
+      case "picked": return c ? t("diabolo.claim_rejected", { name: name(s, c.seat), word: c.word }) : "";
+      case "deal": return t("diabolo.dealer", { name: name(s, e.dealer) });
+      case "round_end": return t("diabolo.round_end", { round: e.round });
+      case "over": return t("diabolo.final");
       default: return "";
     }
   }
   function pickedList(g, s, picks) {
     return Object.entries(picks || {}).map(([seat, p]) =>
-      p.from === "table" ? t("dia.picked", { name: name(s, seat), face: p.face === "?" || p.face === "??" ? "Ψ" : p.face })
-      : p.from === "deck" ? t("dia.picked_deck", { name: name(s, seat) }) : t("dia.picked_none", { name: name(s, seat) })).join(" · ");
+      p.from === "table" ? t("diabolo.picked", { name: name(s, seat), face: p.face === "?" || p.face === "??" ? "Ψ" : p.face })
+      : p.from === "deck" ? t("diabolo.picked_deck", { name: name(s, seat) }) : t("diabolo.picked_none", { name: name(s, seat) })).join(" · ");
   }
   /* The table vote on a word the list does not know: the kit's box (ballots and overrule carry
      the vote id that was drawn), the word and its cards as subject. mode: "phone" or "tv". */
   function voteBox(g, s, mode) {
     if (!g.vote || !g.claim) return "";
     return PH.voteBox(s, g.vote, { mode, cls: "dia-vote",
-      subject: `<p class="ask">${esc(t("dia.claim_vote", { name: name(s, g.claim.seat), word: g.claim.word }))}</p>${claimCards(g.claim)}` });
+      subject: `<p class="ask">${esc(t("diabolo.claim_vote", { name: name(s, g.claim.seat), word: g.claim.word }))}</p>${claimCards(g.claim)}` });
   }
   function scoresTable(g, s) {
     const rounds = g.results;
@@ -125,13 +125,13 @@
   }
   function endPanel(g, s) {
     const last = g.results[g.results.length - 1];
-    const tiles = last && last.tiles.length ? `<p class="tilewin">${esc(t("dia.tile_won", { names: last.tiles.map((x) => name(s, x)).join(", ") }))}</p>` : "";
+    const tiles = last && last.tiles.length ? `<p class="tilewin">${esc(t("diabolo.tile_won", { names: last.tiles.map((x) => name(s, x)).join(", ") }))}</p>` : "";
     return `<div class="dia-end" data-testid="round-end">
-      ${g.phase === "over" ? `<div class="result won" data-testid="winner">${esc(t("dia.winner", { names: g.winners.map((x) => name(s, x)).join(", ") }))}</div>`
-        : `<h2>${esc(t("dia.round_end", { round: g.round }))}</h2>`}
+      ${g.phase === "over" ? `<div class="result won" data-testid="winner">${esc(t("diabolo.winner", { names: g.winners.map((x) => name(s, x)).join(", ") }))}</div>`
+        : `<h2>${esc(t("diabolo.round_end", { round: g.round }))}</h2>`}
       ${tiles}${scoresTable(g, s)}
-      <div class="possible" data-testid="possible"><span>${esc(t("dia.possible"))}:</span>
-        ${g.possible.length ? g.possible.map((w) => `<b>${esc(w)}</b>`).join("") : `<i>${esc(t("dia.none_possible"))}</i>`}</div>
+      <div class="possible" data-testid="possible"><span>${esc(t("diabolo.possible"))}:</span>
+        ${g.possible.length ? g.possible.map((w) => `<b>${esc(w)}</b>`).join("") : `<i>${esc(t("diabolo.none_possible"))}</i>`}</div>
     </div>`;
   }
 
@@ -171,10 +171,10 @@
       <div class="dia-compose" data-testid="compose">
         <div class="dia-spell" data-testid="spell" data-part="spell"></div>
         <div class="dia-joker" data-testid="joker-picker" data-part="joker" hidden></div>
-        <input data-testid="word" autocomplete="off" autocapitalize="characters" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("dia.type_word"))}">
+        <input data-testid="word" autocomplete="off" autocapitalize="characters" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("diabolo.type_word"))}">
         <p class="small dia-preview" data-testid="preview"></p>
-        <div class="row"><button class="primary big" data-testid="send">${esc(t("dia.send"))}</button></div>
-        <div class="row"><button class="small" data-testid="undo">${esc(t("dia.back"))}</button><button class="small" data-testid="clear">${esc(t("dia.clear"))}</button></div>
+        <div class="row"><button class="primary big" data-testid="send">${esc(t("diabolo.send"))}</button></div>
+        <div class="row"><button class="small" data-testid="undo">${esc(t("diabolo.back"))}</button><button class="small" data-testid="clear">${esc(t("diabolo.clear"))}</button></div>
       </div>
       <div class="dia-bottom" data-part="bottom"></div>
     </div>`;
@@ -194,7 +194,7 @@
       if (!g) return null;
       const p = plan(root, g);
       if (!p) return null;
-      if (!p.cards) { PH.toast(t("dia.cannot_spell"), true); PH.buzz([60, 40, 60]); return null; }
+      if (!p.cards) { PH.toast(t("diabolo.cannot_spell"), true); PH.buzz([60, 40, 60]); return null; }
       return PH.act({ type: "claim", round: g.round, word: p.word, cards: p.cards }).then((r) => {
         if (r.ok) { sel = []; jokerFor = null; input.value = ""; }
         return r;
@@ -217,9 +217,9 @@
     feel(g, s);
 
     sc.draw("status", `<span data-testid="round">${esc(roundText(g))}</span>
-      <span>${esc(t("dia.dealer", { name: name(s, g.dealer) }))}</span>
-      <span data-testid="deck-left">${esc(g.deck_left ? t("dia.deck_left", { count: g.deck_left }) : t("dia.deck_out"))}</span>
-      ${mine ? `<span class="mine" data-testid="my-cards">${esc(t("dia.cards", { count: mine.cards }))}${mine.min > 3 ? ` <i class="tag">${esc(t("dia.handicap_tag"))}</i>` : ""}</span>` : ""}
+      <span>${esc(t("diabolo.dealer", { name: name(s, g.dealer) }))}</span>
+      <span data-testid="deck-left">${esc(g.deck_left ? t("diabolo.deck_left", { count: g.deck_left }) : t("diabolo.deck_out"))}</span>
+      ${mine ? `<span class="mine" data-testid="my-cards">${esc(t("diabolo.cards", { count: mine.cards }))}${mine.min > 3 ? ` <i class="tag">${esc(t("diabolo.handicap_tag"))}</i>` : ""}</span>` : ""}
       ${countdown(g)}`);
     const ev = eventText(g, s);
     sc.draw("event", ev && ["turning", "picking"].includes(g.phase)
@@ -227,15 +227,15 @@
 
     /* the dealer's tempo */
     const dealerHtml = playing && dealer && g.phase === "turning" && g.deck_left ? `<div class="dia-dealer" data-testid="dealer">
-        <p class="small">${esc(t("dia.you_deal"))} · ${esc(tempoText(g))}</p>
+        <p class="small">${esc(t("diabolo.you_deal"))} · ${esc(tempoText(g))}</p>
         <div class="row">
-          <button class="${g.auto ? "" : "primary"}" data-auto="${g.auto ? 0 : 1}" data-testid="auto">${esc(t(g.auto ? "dia.pause" : "dia.start"))}</button>
-          <button data-turn="1" data-testid="turn">${esc(t("dia.turn_now"))}</button>
+          <button class="${g.auto ? "" : "primary"}" data-auto="${g.auto ? 0 : 1}" data-testid="auto">${esc(t(g.auto ? "diabolo.pause" : "diabolo.start"))}</button>
+          <button data-turn="1" data-testid="turn">${esc(t("diabolo.turn_now"))}</button>
         </div>
         <div class="row tempo">
-          <button class="small" data-tempo="${Math.min(20, g.interval + 1)}" data-testid="slower">${esc(t("dia.slower"))}</button>
+          <button class="small" data-tempo="${Math.min(20, g.interval + 1)}" data-testid="slower">${esc(t("diabolo.slower"))}</button>
           <b class="interval" data-testid="interval">${g.interval}s</b>
-          <button class="small" data-tempo="${Math.max(1, g.interval - 1)}" data-testid="faster">${esc(t("dia.faster"))}</button>
+          <button class="small" data-tempo="${Math.max(1, g.interval - 1)}" data-testid="faster">${esc(t("diabolo.faster"))}</button>
         </div></div>` : "";
     sc.draw("dealer", dealerHtml, (el) => {
       const auto = el.querySelector("[data-auto]");
@@ -265,11 +265,11 @@
     const canTap = playing && (g.phase === "turning" || myPick);
     const ended = g.phase === "scored" || g.phase === "over";
     sc.draw("row", ended ? "" : `
-      ${myPick ? `<p class="event picking" data-testid="pick-prompt">${esc(t("dia.pick_prompt"))} ${PH.countdown(g.picking.deadline)}</p>` : ""}
-      ${picking && !myPick ? `<p class="note">${esc(t("dia.pick_wait"))} · ${esc(pickedList(g, s, g.picking.picked))}</p>` : ""}
+      ${myPick ? `<p class="event picking" data-testid="pick-prompt">${esc(t("diabolo.pick_prompt"))} ${PH.countdown(g.picking.deadline)}</p>` : ""}
+      ${picking && !myPick ? `<p class="note">${esc(t("diabolo.pick_wait"))} · ${esc(pickedList(g, s, g.picking.picked))}</p>` : ""}
       <div class="dia-row ${canTap ? "tappable" : ""} ${g.table.length > 30 ? "many" : g.table.length > 18 ? "more" : ""}" data-testid="row">${g.table.length ? g.table.map((c) => `<button class="dcard ${c.joker ? "joker" : ""} ${c.face.length === 2 && !c.joker ? "pair" : ""} ${order.has(c.id) ? "sel" : ""} ${held.has(c.id) ? "held" : ""}"
           data-card="${c.id}" data-face="${esc(c.face)}" ${canTap && !held.has(c.id) ? "" : "disabled"}>${faceHtml(c)}${order.has(c.id) ? `<i>${order.get(c.id)}</i>` : ""}</button>`).join("")
-        : `<p class="note">${esc(t("dia.empty_row"))}</p>`}</div>`, (el) => PH.guard(el.querySelectorAll("[data-card]"), (b) => {
+        : `<p class="note">${esc(t("diabolo.empty_row"))}</p>`}</div>`, (el) => PH.guard(el.querySelectorAll("[data-card]"), (b) => {
       /* a tap spells (nothing sent), or picks a card after a rejected word (one request) */
       const id = Number(b.dataset.card);
       const gg = PH.last.game;
@@ -294,19 +294,19 @@
       const pieces = p && p.cards ? p.cards.map((c) => ({ face: byId.get(c.id).face, as: c.as || byId.get(c.id).face, joker: byId.get(c.id).joker })) : [];
       sc.draw("spell", pieces.length
         ? pieces.map((c) => `<span class="dcard mini ${c.joker ? "joker" : ""}">${esc(c.as)}${c.joker ? "<sub>Ψ</sub>" : ""}</span>`).join("")
-        : `<span class="small">${esc(t("dia.tap_hint"))}</span>`);
+        : `<span class="small">${esc(t("diabolo.tap_hint"))}</span>`);
       const preview = root.querySelector(".dia-preview");
       const min = mine ? mine.min : 3;
-      preview.textContent = !p ? t("dia.min_cards", { min })
-        : !p.cards ? t("dia.cannot_spell")
-        : `${p.word} · ${t("dia.will_take", { count: p.cards.length })}${p.cards.length < min ? " · " + t("dia.min_cards", { min }) : ""}`;
+      preview.textContent = !p ? t("diabolo.min_cards", { min })
+        : !p.cards ? t("diabolo.cannot_spell")
+        : `${p.word} · ${t("diabolo.will_take", { count: p.cards.length })}${p.cards.length < min ? " · " + t("diabolo.min_cards", { min }) : ""}`;
       preview.className = "small dia-preview" + (p && (!p.cards || p.cards.length < min) ? " bad" : "");
       /* (while a claim is on its way the kit holds this button, whatever is set here) */
       root.querySelector("[data-testid=send]").disabled = !p || !p.cards || p.cards.length < min || !!jokerFor;
       sc.part("joker").hidden = !jokerFor;
-      sc.draw("joker", !jokerFor ? "" : `<p>${esc(jokerFor.joker === 2 ? t("dia.joker_pick2", { have: jokerFor.have ? jokerFor.have + "_" : "__" }) : t("dia.joker_pick"))}</p>
+      sc.draw("joker", !jokerFor ? "" : `<p>${esc(jokerFor.joker === 2 ? t("diabolo.joker_pick2", { have: jokerFor.have ? jokerFor.have + "_" : "__" }) : t("diabolo.joker_pick"))}</p>
         <div class="letters">${LETTERS.map((l) => `<button data-letter="${l}">${l}</button>`).join("")}</div>
-        <button class="small" data-testid="joker-cancel">${esc(t("dia.cancel"))}</button>`, (el) => {
+        <button class="small" data-testid="joker-cancel">${esc(t("diabolo.cancel"))}</button>`, (el) => {
         el.querySelectorAll("[data-letter]").forEach((b) => {
           b.onclick = () => {
             if (!jokerFor) return;
@@ -323,14 +323,14 @@
     /* pass, scores, the next deal */
     let html = "";
     if (playing && g.phase === "turning" && !g.deck_left) {
-      html += `<div class="row"><button data-pass="1" data-testid="pass" ${mine.passed ? "disabled" : ""}>${esc(t(mine.passed ? "dia.passed" : "dia.pass"))}</button></div>`;
+      html += `<div class="row"><button data-pass="1" data-testid="pass" ${mine.passed ? "disabled" : ""}>${esc(t(mine.passed ? "diabolo.passed" : "diabolo.pass"))}</button></div>`;
     }
     if (g.phase === "scored" || g.phase === "over") {
       html += endPanel(g, s);
       if (g.phase === "scored") {
         const mayDeal = playing && (g.next_dealer === me || g.next_dealer == null);
-        html += mayDeal ? `<button class="primary big" data-deal="1" data-testid="deal">${esc(t("dia.deal"))}</button>`
-          : `<p class="note">${esc(t("dia.wait_deal", { name: name(s, g.next_dealer) }))}</p>`;
+        html += mayDeal ? `<button class="primary big" data-deal="1" data-testid="deal">${esc(t("diabolo.deal"))}</button>`
+          : `<p class="note">${esc(t("diabolo.wait_deal", { name: name(s, g.next_dealer) }))}</p>`;
       }
     } else {
       html += `<ul class="dia-players">${g.players.map((pl) => `<li style="border-color:${PH.colorOf(s, pl.seat)}"><span>${esc(name(s, pl.seat))}</span><b>${pl.cards}</b></li>`).join("")}</ul>`;
@@ -371,27 +371,27 @@
       : freshClaim ? `<div class="dia-claim ${esc(g.claim.status)}" data-testid="tv-claim"><p>${esc(eventText(g, s))}</p>${claimCards(g.claim)}
           ${g.phase === "picking" ? `<p class="small">${esc(pickedList(g, s, g.picking.picked))} ${PH.countdown(g.picking.deadline)}</p>`
             : e.kind === "picked" ? `<p class="small">${esc(pickedList(g, s, e.picks))}</p>` : ""}</div>`
-      : g.phase === "turning" && !g.table.length && !g.auto ? `<p class="event big">${esc(t("dia.waiting_dealer"))}</p>`
+      : g.phase === "turning" && !g.table.length && !g.auto ? `<p class="event big">${esc(t("diabolo.waiting_dealer"))}</p>`
       : "";
     const center = g.phase === "scored" || g.phase === "over" ? endPanel(g, s)
       : `<div class="dia-row tv n${Math.min(g.table.length, 40) > 24 ? "-many" : g.table.length > 14 ? "-more" : ""}" data-testid="tv-row">${g.table.map((c, i) => cardHtml(c, (held.has(c.id) ? "lifted" : "") + (i === g.table.length - 1 && e && e.kind === "turn" ? " new" : ""), `data-card="${c.id}"`)).join("")}</div>`;
     const players = g.players.map((p) => `<li class="${g.dealer === p.seat ? "dealer" : ""} ${away.has(p.seat) ? "away" : ""} ${p.passed ? "passed" : ""}" data-testid="player-${esc(p.seat)}">
         <span class="who" style="color:${PH.colorOf(s, p.seat)}">${g.dealer === p.seat ? "🂠 " : ""}${esc(name(s, p.seat))}</span>
         <b class="n" data-testid="count-${esc(p.seat)}">${p.cards}</b>
-        <span class="small">${esc(g.victory_tiles ? t("dia.tiles", { count: p.tiles }) : t("dia.total", { total: p.total }))}</span>
-        ${p.min > 3 ? `<i class="tag">${esc(t("dia.handicap_tag"))}</i>` : ""}${p.passed && g.phase === "turning" ? `<i class="tag">${esc(t("dia.passed"))}</i>` : ""}</li>`).join("");
+        <span class="small">${esc(g.victory_tiles ? t("diabolo.tiles", { count: p.tiles }) : t("diabolo.total", { total: p.total }))}</span>
+        ${p.min > 3 ? `<i class="tag">${esc(t("diabolo.handicap_tag"))}</i>` : ""}${p.passed && g.phase === "turning" ? `<i class="tag">${esc(t("diabolo.passed"))}</i>` : ""}</li>`).join("");
     PH.patch(root, `<div class="dia tv phase-${g.phase}">
       <div class="dia-status tv">
         <span class="rnd" data-testid="tv-round">${esc(roundText(g))}</span>
-        <span>${esc(t("dia.dealer", { name: name(s, g.dealer) }))}</span>
+        <span>${esc(t("diabolo.dealer", { name: name(s, g.dealer) }))}</span>
         ${tempoText(g) ? `<span data-testid="tv-tempo">${esc(tempoText(g))}</span>` : ""}
-        <span class="deck" data-testid="tv-deck">${esc(g.deck_left ? t("dia.deck_left", { count: g.deck_left }) : t("dia.deck_out"))}</span>
+        <span class="deck" data-testid="tv-deck">${esc(g.deck_left ? t("diabolo.deck_left", { count: g.deck_left }) : t("diabolo.deck_out"))}</span>
         ${countdown(g)}
         ${s.host && g.phase === "turning" && g.deck_left ? `<span class="hostturn">
-          <button class="small" data-host-auto="${g.auto ? 0 : 1}" data-testid="tv-auto">${esc(t(g.auto ? "dia.host_pause" : "dia.host_start"))}</button>
-          <button class="small" data-host-turn="1" data-testid="tv-turn">${esc(t("dia.host_turn"))}</button></span>` : ""}
-        ${g.phase === "scored" ? `<span data-testid="tv-next-dealer">${esc(g.next_dealer ? t("dia.wait_deal", { name: name(s, g.next_dealer) }) : t("dia.deal"))}</span>` : ""}
-        ${s.host && g.phase === "scored" ? `<span class="hostturn"><button class="small" data-host-deal="1" data-testid="tv-deal">${esc(t("dia.host_deal"))}</button></span>` : ""}
+          <button class="small" data-host-auto="${g.auto ? 0 : 1}" data-testid="tv-auto">${esc(t(g.auto ? "diabolo.host_pause" : "diabolo.host_start"))}</button>
+          <button class="small" data-host-turn="1" data-testid="tv-turn">${esc(t("diabolo.host_turn"))}</button></span>` : ""}
+        ${g.phase === "scored" ? `<span data-testid="tv-next-dealer">${esc(g.next_dealer ? t("diabolo.wait_deal", { name: name(s, g.next_dealer) }) : t("diabolo.deal"))}</span>` : ""}
+        ${s.host && g.phase === "scored" ? `<span class="hostturn"><button class="small" data-host-deal="1" data-testid="tv-deal">${esc(t("diabolo.host_deal"))}</button></span>` : ""}
       </div>
       <div class="dia-banner">${banner}</div>
       <div class="dia-center">${center}</div>
@@ -410,19 +410,19 @@
   function lobby(root, s) {
     const o = Object.assign({ lang: "de", interval: 4, end_seconds: 20, handicap: [], victory_tiles: false, tile_handicap: 10 }, s.party.options || {});
     if (!s.host) {
-      PH.patch(root, `<p class="small dia-opts-ro">${esc(t("dia.opt.lang"))}: ${esc(t("dia.opt." + o.lang))} · ${esc(t("dia.opt.interval"))}: ${o.interval}
-        ${o.victory_tiles ? " · " + esc(t("dia.opt.victory_tiles")) + ` (${o.tile_handicap})` : ""}</p>`);
+      PH.patch(root, `<p class="small dia-opts-ro">${esc(t("diabolo.opt.lang"))}: ${esc(t("diabolo.opt." + o.lang))} · ${esc(t("diabolo.opt.interval"))}: ${o.interval}
+        ${o.victory_tiles ? " · " + esc(t("diabolo.opt.victory_tiles")) + ` (${o.tile_handicap})` : ""}</p>`);
       return;
     }
     /* the controls are built once per roster (and language); their values follow the options
        below, except the one being edited */
     PH.mount(root, "diabolo-options:" + JSON.stringify(s.party.roster.map((r) => [r.seat, r.name])), `<div class="dia-opts" data-testid="dia-options">
-        <label>${esc(t("dia.opt.lang"))} <select data-opt="lang" data-testid="opt-lang"><option value="de">${esc(t("dia.opt.de"))}</option><option value="en">${esc(t("dia.opt.en"))}</option></select></label>
-        <label>${esc(t("dia.opt.interval"))} <input type="number" min="1" max="20" step="1" data-opt="interval" data-testid="opt-interval"></label>
-        <label>${esc(t("dia.opt.end_seconds"))} <input type="number" min="5" max="120" step="1" data-opt="end_seconds"></label>
-        <label class="check"><input type="checkbox" data-opt="victory_tiles" data-testid="opt-tiles"> ${esc(t("dia.opt.victory_tiles"))}</label>
-        <label class="tiles-only">${esc(t("dia.opt.tile_handicap"))} <input type="number" min="0" max="30" step="1" data-opt="tile_handicap"></label>
-        ${s.party.roster.length ? `<fieldset><legend>${esc(t("dia.opt.handicap"))}</legend>${s.party.roster.map((r) => `<label class="check"><input type="checkbox" data-handicap="${esc(r.seat)}"> ${esc(r.name)}</label>`).join("")}</fieldset>` : ""}
+        <label>${esc(t("diabolo.opt.lang"))} <select data-opt="lang" data-testid="opt-lang"><option value="de">${esc(t("diabolo.opt.de"))}</option><option value="en">${esc(t("diabolo.opt.en"))}</option></select></label>
+        <label>${esc(t("diabolo.opt.interval"))} <input type="number" min="1" max="20" step="1" data-opt="interval" data-testid="opt-interval"></label>
+        <label>${esc(t("diabolo.opt.end_seconds"))} <input type="number" min="5" max="120" step="1" data-opt="end_seconds"></label>
+        <label class="check"><input type="checkbox" data-opt="victory_tiles" data-testid="opt-tiles"> ${esc(t("diabolo.opt.victory_tiles"))}</label>
+        <label class="tiles-only">${esc(t("diabolo.opt.tile_handicap"))} <input type="number" min="0" max="30" step="1" data-opt="tile_handicap"></label>
+        ${s.party.roster.length ? `<fieldset><legend>${esc(t("diabolo.opt.handicap"))}</legend>${s.party.roster.map((r) => `<label class="check"><input type="checkbox" data-handicap="${esc(r.seat)}"> ${esc(r.name)}</label>`).join("")}</fieldset>` : ""}
       </div>`, () => {
       const save = () => {
         const next = {};

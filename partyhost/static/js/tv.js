@@ -62,12 +62,12 @@
     const g = s.party.games.find((x) => x.key === s.party.game_key);
     /* more seats than the game takes: the extra ones watch and take a turn next game */
     const ok = g && (count > g.max ? present >= g.min : count >= g.min);
-    const note = !g ? "" : !ok ? t("lobby.need", { game: t("game." + g.key), min: g.min, max: g.max, count })
+    const note = !g ? "" : !ok ? t("lobby.need", { game: t(g.key + ".name"), min: g.min, max: g.max, count })
       : count > g.max ? t("lobby.sitout", { count: count - g.max }) : t("lobby.ready_to_start");
     return `<div class="games">${s.party.games.map((x) => `
         <button class="game-tile ${x.key === s.party.game_key ? "on" : ""}" ${s.host ? "" : "disabled"} data-choose="${esc(x.key)}">
-          <strong>${esc(t("game." + x.key))}</strong></button>`).join("")}</div>
-      ${g ? `<p class="blurb" data-testid="blurb">${esc(t("game." + g.key + ".blurb"))}</p>` : ""}
+          <strong>${esc(t(x.key + ".name"))}</strong></button>`).join("")}</div>
+      ${g ? `<p class="blurb" data-testid="blurb">${esc(t(g.key + ".blurb"))}</p>` : ""}
       ${s.host ? `<button class="primary huge" data-host="start" data-testid="start" ${ok ? "" : "disabled"}>${esc(t("lobby.start"))}</button>` : ""}
       <p class="note" data-testid="start-note">${esc(note)}</p>`;
   }

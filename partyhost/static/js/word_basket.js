@@ -69,12 +69,12 @@
     return { kana: k, length: units.length, first: plain(units[0]), last, endsN: last === "ん" };
   }
 
-  const cardLabel = (c) => (c.kind === "kana" ? c.kana : c.kind === "number" ? (c.number === 7 ? "7+" : String(c.number)) : c.row + t("wbui.row_suffix"));
+  const cardLabel = (c) => (c.kind === "kana" ? c.kana : c.kind === "number" ? (c.number === 7 ? "7+" : String(c.number)) : c.row + t("word_basket.ui.row_suffix"));
   function fieldLabel(f) {
     if (!f) return "";
     if (f.kana) return f.kana;
-    if (f.row) return f.row + t("wbui.row_suffix");
-    return t("wbui.field_any");
+    if (f.row) return f.row + t("word_basket.ui.row_suffix");
+    return t("word_basket.ui.field_any");
   }
 
   /* Why ``card`` cannot take reading ``r`` on ``field`` (null when it fits): the checks and
@@ -107,21 +107,21 @@
     if (!e) return "";
     const n = (seat) => name(s, seat);
     switch (e.kind) {
-      case "start": return t("wbui.ev.start", { field: fieldLabel(e.field) });
-      case "play": return t(e.unknown ? "wbui.ev.play_unknown" : "wbui.ev.play", { name: n(e.seat), word: e.word });
-      case "reach": return t("wbui.ev.reach", { name: n(e.seat) });
-      case "race": return t("wbui.ev.race", { winner: n(e.winner), loser: n(e.loser), ms: msText(e.margin_ms) });
-      case "reset": return t("wbui.ev.reset", { name: n(e.seat), count: e.count, draw: e.draw, field: fieldLabel(e.field) });
-      case "reshuffle": return t("wbui.ev.reshuffle", { field: fieldLabel(e.field) });
+      case "start": return t("word_basket.ui.ev.start", { field: fieldLabel(e.field) });
+      case "play": return t(e.unknown ? "word_basket.ui.ev.play_unknown" : "word_basket.ui.ev.play", { name: n(e.seat), word: e.word });
+      case "reach": return t("word_basket.ui.ev.reach", { name: n(e.seat) });
+      case "race": return t("word_basket.ui.ev.race", { winner: n(e.winner), loser: n(e.loser), ms: msText(e.margin_ms) });
+      case "reset": return t("word_basket.ui.ev.reset", { name: n(e.seat), count: e.count, draw: e.draw, field: fieldLabel(e.field) });
+      case "reshuffle": return t("word_basket.ui.ev.reshuffle", { field: fieldLabel(e.field) });
       case "penalty":
-        return e.reason === "reach" ? t("wbui.ev.penalty_reach", { name: n(e.seat), by: n(e.by) })
-          : t("wbui.ev.penalty_rejected", { name: n(e.seat) });
-      case "challenge": return t("wbui.ev.challenge", { by: n(e.by), word: e.word });
+        return e.reason === "reach" ? t("word_basket.ui.ev.penalty_reach", { name: n(e.seat), by: n(e.by) })
+          : t("word_basket.ui.ev.penalty_rejected", { name: n(e.seat) });
+      case "challenge": return t("word_basket.ui.ev.challenge", { by: n(e.by), word: e.word });
       case "vote_result":
-        return t(e.outcome === "accept" ? "wbui.ev.accepted" : "wbui.ev.rejected", { word: e.word }) + (e.overruled ? " " + t("wbui.ev.overruled") : "");
-      case "win_pending": return t("wbui.ev.win_pending", { name: n(e.seat) });
-      case "won": return t("wbui.won", { name: n(e.seat) });
-      case "left": return t("wbui.ev.left", { name: n(e.seat) });
+        return t(e.outcome === "accept" ? "word_basket.ui.ev.accepted" : "word_basket.ui.ev.rejected", { word: e.word }) + (e.overruled ? " " + t("word_basket.ui.ev.overruled") : "");
+      case "win_pending": return t("word_basket.ui.ev.win_pending", { name: n(e.seat) });
+      case "won": return t("word_basket.ui.won", { name: n(e.seat) });
+      case "left": return t("word_basket.ui.ev.left", { name: n(e.seat) });
       default: return "";
     }
   }
@@ -131,8 +131,8 @@
   /* The card face: kana, row wild or number wild. */
   function face(c) {
     if (c.kind === "kana") return `<span class="k">${esc(c.kana)}</span>`;
-    if (c.kind === "row") return `<span class="k">${esc(c.row)}<i>${esc(t("wbui.row_suffix"))}</i></span><small>${esc(c.kana)}</small>`;
-    return `<span class="k num">${c.number === 7 ? "7+" : c.number}</span><small>${esc(t(c.number === 7 ? "wbui.num_more" : "wbui.num_exact", { n: c.number }))}</small>`;
+    if (c.kind === "row") return `<span class="k">${esc(c.row)}<i>${esc(t("word_basket.ui.row_suffix"))}</i></span><small>${esc(c.kana)}</small>`;
+    return `<span class="k num">${c.number === 7 ? "7+" : c.number}</span><small>${esc(t(c.number === 7 ? "word_basket.ui.num_more" : "word_basket.ui.num_exact", { n: c.number }))}</small>`;
   }
 
   /* A word shown big (the vote's subject) gets smaller type when long, so that even 30 kana take
@@ -146,36 +146,36 @@
     if (!v) return "";
     const subj = v.subject || {};
     const reading = subj.reading && subj.reading !== subj.word ? `<span class="rd">${esc(subj.reading)}</span>` : "";
-    return PH.voteBox(s, v, { mode, cls: "wb-vote", subject: `<p class="ask">${esc(t("wbui.vote_q", { by: name(s, v.by), name: name(s, v.seat) }))}</p>
+    return PH.voteBox(s, v, { mode, cls: "wb-vote", subject: `<p class="ask">${esc(t("word_basket.ui.vote_q", { by: name(s, v.by), name: name(s, v.seat) }))}</p>
       <p class="w ${lengthClass(subj.word)}"><span data-testid="vote-word">${esc(subj.word || "")}</span>${reading}</p>` });
   }
 
   function pendingBox(g, s) {
     const p = g.pending_win;
     if (!p) return "";
-    const why = p.needs.includes("reach") ? "wbui.pending_reach" : "wbui.pending_word";
+    const why = p.needs.includes("reach") ? "word_basket.ui.pending_reach" : "word_basket.ui.pending_word";
     return `<div class="wb-pending" data-testid="pending-win">${esc(t(why, { name: name(s, p.seat) }))}
-      ${PH.countdown(p.until, { label: "wbui.pending_left" })}</div>`;
+      ${PH.countdown(p.until, { label: "word_basket.ui.pending_left" })}</div>`;
   }
 
   /* A near-race: shown while the field its winner made is still the field. */
   function raceNote(g, s) {
     const r = g.race;
     if (!r || g.field.serial !== r.field + 1) return "";
-    return `<div class="wb-race" data-testid="race">${esc(t("wbui.race", { winner: name(s, r.winner), loser: name(s, r.loser), ms: msText(r.margin_ms) }))}
-      <small>${esc(t("wbui.race_words", { winner_word: r.winner_word, loser_word: r.loser_word }))}</small></div>`;
+    return `<div class="wb-race" data-testid="race">${esc(t("word_basket.ui.race", { winner: name(s, r.winner), loser: name(s, r.loser), ms: msText(r.margin_ms) }))}
+      <small>${esc(t("word_basket.ui.race_words", { winner_word: r.winner_word, loser_word: r.loser_word }))}</small></div>`;
   }
 
   function winnerBox(g, s, testid) {
     if (g.phase !== "over" || !g.winner) return "";
-    return `<div class="result won wb-won" data-testid="${testid}">★ ${esc(t("wbui.won", { name: name(s, g.winner) }))}</div>`;
+    return `<div class="result won wb-won" data-testid="${testid}">★ ${esc(t("word_basket.ui.won", { name: name(s, g.winner) }))}</div>`;
   }
 
   /* The phone's small field card: a kana, a row (with its kana: any of them may start a word), or any. */
   function fieldMini(g) {
     const f = g.field;
     const cls = f.kana ? "" : f.row ? "is-row" : "any";
-    return `<div class="field-mini ${cls}" data-testid="phone-field"><small>${esc(t("wbui.field"))}</small><span>${esc(fieldLabel(f))}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>`;
+    return `<div class="field-mini ${cls}" data-testid="phone-field"><small>${esc(t("word_basket.ui.field"))}</small><span>${esc(fieldLabel(f))}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>`;
   }
 
   /* ---------- the phone ---------- */
@@ -224,7 +224,7 @@
     const out = { fits: new Set(), reason: "", cur };
     if (!cur.r || !me) {
       /* mid-conversion text (romaji, kanji candidates) is not judged until the IME confirms it */
-      if (cur.error && !P.composing) out.reason = t("err.wb_" + cur.error, cur.params);
+      if (cur.error && !P.composing) out.reason = t("word_basket.err.wb_" + cur.error, cur.params);
       if (cur.pending) requestLookup(cur.key);
       return out;
     }
@@ -234,7 +234,7 @@
       const codes = new Set(errors.map(([, e]) => e.code));
       const rep = errors.find(([, e]) => e.code === "word_repeated");
       const pick = rep ? rep[1] : codes.size === 1 ? errors[0][1] : null;
-      out.reason = pick ? t("err.wb_" + pick.code, pick.params) : t("wbui.no_card_fits", { last: cur.r.last, length: cur.r.length });
+      out.reason = pick ? t("word_basket.err.wb_" + pick.code, pick.params) : t("word_basket.ui.no_card_fits", { last: cur.r.last, length: cur.r.length });
     }
     return out;
   }
@@ -246,7 +246,7 @@
       <div class="wb-banner" data-part="banner"></div>
       <div class="wb-entry">
         <input class="wb-word" data-testid="word" lang="ja" maxlength="40" autocomplete="off" autocorrect="off"
-               autocapitalize="off" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("wbui.word_placeholder"))}">
+               autocapitalize="off" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("word_basket.ui.word_placeholder"))}">
         <div class="wb-hint" data-testid="fit-hint" aria-live="polite" data-part="hint"></div>
       </div>
       <div class="wb-hand" data-testid="hand" data-part="hand"></div>
@@ -271,7 +271,7 @@
       const ids = [...f.fits];
       const card = ids.length === 1 && P.screen.part("hand").querySelector(`[data-card="${ids[0]}"]`);
       if (card && P.play) P.play(card);
-      else if (ids.length > 1) PH.toast(t("wbui.tap_one"));
+      else if (ids.length > 1) PH.toast(t("word_basket.ui.tap_one"));
       else if (f.reason) PH.toast(f.reason, true);
     });
   }
@@ -302,9 +302,9 @@
     const html = `${fieldMini(g)}
       <div class="facts">
         ${fresh ? `<p class="lastword">${who(s, top.seat)} <span class="w">${esc(top.word)}</span>${top.reading !== top.word ? `<span class="rd">${esc(top.reading)}</span>` : ""}${top.unknown && !top.status ? ' <span class="q">?</span>' : ""}</p>` : ""}
-        <p class="small">${esc(t("wbui.deck", { count: g.deck }))}${me ? " · " + esc(t("wbui.my_cards", { count: me.cards })) : ""}
-          ${me && me.reach ? ` <span class="reach-tag">${esc(t("wbui.reach"))}</span>` : ""}
-          ${me && me.handicap !== "normal" ? ` · ${esc(t("wbui.hc_short_" + me.handicap))}` : ""}</p>
+        <p class="small">${esc(t("word_basket.ui.deck", { count: g.deck }))}${me ? " · " + esc(t("word_basket.ui.my_cards", { count: me.cards })) : ""}
+          ${me && me.reach ? ` <span class="reach-tag">${esc(t("word_basket.ui.reach"))}</span>` : ""}
+          ${me && me.handicap !== "normal" ? ` · ${esc(t("word_basket.ui.hc_short_" + me.handicap))}` : ""}</p>
       </div>`;
     P.screen.draw("top", html);
   }
@@ -332,7 +332,7 @@
          hand (else the pick buttons stayed, and a tap reset the whole hand) */
       const picks = hand.map((c) => `<button class="wbcard k-${c.kind}" data-top="${c.id}" data-testid="card-${c.id}" ${c.kind === "number" ? "disabled" : ""}>${face(c)}</button>`).join("");
       handEl.className = "wb-hand picking";
-      P.screen.draw("hint", `<p class="reset-ask">${esc(t("wbui.reset_pick"))}</p>`);
+      P.screen.draw("hint", `<p class="reset-ask">${esc(t("word_basket.ui.reset_pick"))}</p>`);
       P.screen.draw("hand", picks, (el) => PH.guard(el.querySelectorAll("[data-top]"), (b) => {
         P.resetMode = false;
         /* the field now, not when these buttons were drawn (another card may have come in) */
@@ -345,15 +345,15 @@
     const f = fits(s);
     let hintHtml = "";
     if (f.cur.readings) {
-      hintHtml = `<p class="reading" data-testid="reading">${esc(t("wbui.reading"))} ${f.cur.readings.map((r) =>
+      hintHtml = `<p class="reading" data-testid="reading">${esc(t("word_basket.ui.reading"))} ${f.cur.readings.map((r) =>
         `<button class="rdchip ${r === P.reading ? "on" : ""}" data-reading="${esc(r)}">${esc(r)}</button>`).join("")}</p>`;
-    } else if (f.cur.pending) hintHtml = `<p class="small" data-testid="reading-wait">${esc(t("wbui.looking_up"))}</p>`;
-    else if (f.cur.r) hintHtml = `<p class="small">${esc(t("wbui.length", { length: f.cur.r.length, last: f.cur.r.last }))}</p>`;
-    else if (!f.cur.error && g.phase === "vote") hintHtml = `<p class="small">${esc(t("wbui.vote_pause"))}</p>`;
-    else if (!f.cur.error && live) hintHtml = `<p class="small">${esc(t(g.field.kana || g.field.row ? "wbui.start_with" : "wbui.start_any", { field: fieldLabel(g.field) }))}</p>`;
+    } else if (f.cur.pending) hintHtml = `<p class="small" data-testid="reading-wait">${esc(t("word_basket.ui.looking_up"))}</p>`;
+    else if (f.cur.r) hintHtml = `<p class="small">${esc(t("word_basket.ui.length", { length: f.cur.r.length, last: f.cur.r.last }))}</p>`;
+    else if (!f.cur.error && g.phase === "vote") hintHtml = `<p class="small">${esc(t("word_basket.ui.vote_pause"))}</p>`;
+    else if (!f.cur.error && live) hintHtml = `<p class="small">${esc(t(g.field.kana || g.field.row ? "word_basket.ui.start_with" : "word_basket.ui.start_any", { field: fieldLabel(g.field) }))}</p>`;
     if (f.reason) hintHtml += `<p class="why" data-testid="why">${esc(f.reason)}</p>`;
-    else if (f.fits.size && !live) hintHtml += `<p class="held">${esc(t(g.phase === "vote" ? "wbui.vote_pause" : "wbui.pending_pause"))}</p>`;
-    else if (f.fits.size) hintHtml += `<p class="ok">${esc(t("wbui.tap_fit"))}</p>`;
+    else if (f.fits.size && !live) hintHtml += `<p class="held">${esc(t(g.phase === "vote" ? "word_basket.ui.vote_pause" : "word_basket.ui.pending_pause"))}</p>`;
+    else if (f.fits.size) hintHtml += `<p class="ok">${esc(t("word_basket.ui.tap_fit"))}</p>`;
     P.screen.draw("hint", hintHtml, (el) => el.querySelectorAll("[data-reading]").forEach((b) => {
       b.onmousedown = (e) => e.preventDefault();
       b.onclick = () => { P.reading = b.dataset.reading; drawHand(P.s); };
@@ -378,17 +378,17 @@
     const live = g.phase === "play";
     const btn = [];
     if (g.phase !== "over") {
-      if (P.resetMode) btn.push(`<button data-do="cancel" data-testid="reset-cancel">${esc(t("wbui.cancel"))}</button>`);
-      else if (live && !g.pending_win && hand.length) btn.push(`<button data-do="reset" data-testid="reset">${esc(t("wbui.reset"))}</button>`);
-      if (me && hand.length === 1 && !me.reach) btn.push(`<button class="primary" data-do="reach" data-testid="reach">${esc(t("wbui.reach"))}</button>`);
-      if (hand.length === 2 && live) btn.push(`<label class="reachwith"><input type="checkbox" data-do="reachwith" data-testid="reach-with" ${P.reachWith ? "checked" : ""}> ${esc(t("wbui.reach_with"))}</label>`);
+      if (P.resetMode) btn.push(`<button data-do="cancel" data-testid="reset-cancel">${esc(t("word_basket.ui.cancel"))}</button>`);
+      else if (live && !g.pending_win && hand.length) btn.push(`<button data-do="reset" data-testid="reset">${esc(t("word_basket.ui.reset"))}</button>`);
+      if (me && hand.length === 1 && !me.reach) btn.push(`<button class="primary" data-do="reach" data-testid="reach">${esc(t("word_basket.ui.reach"))}</button>`);
+      if (hand.length === 2 && live) btn.push(`<label class="reachwith"><input type="checkbox" data-do="reachwith" data-testid="reach-with" ${P.reachWith ? "checked" : ""}> ${esc(t("word_basket.ui.reach_with"))}</label>`);
       const ch = g.challengeable;
-      if (live && ch && ch.seat !== g.me) btn.push(`<button class="warn" data-do="challenge" data-testid="challenge">${esc(t("wbui.challenge", { word: ch.word }))}</button>`);
+      if (live && ch && ch.seat !== g.me) btn.push(`<button class="warn" data-do="challenge" data-testid="challenge">${esc(t("word_basket.ui.challenge", { word: ch.word }))}</button>`);
       if (live) {
         for (const p of g.players) {
           if (p.seat === g.me) continue;
           const pw = g.pending_win && g.pending_win.seat === p.seat && g.pending_win.needs.includes("reach");
-          if ((p.cards === 1 && !p.reach) || pw) btn.push(`<button class="warn" data-point="${esc(p.seat)}" data-testid="point-out-${esc(p.seat)}">${esc(t("wbui.point_out", { name: name(s, p.seat) }))}</button>`);
+          if ((p.cards === 1 && !p.reach) || pw) btn.push(`<button class="warn" data-point="${esc(p.seat)}" data-testid="point-out-${esc(p.seat)}">${esc(t("word_basket.ui.point_out", { name: name(s, p.seat) }))}</button>`);
         }
       }
     }
@@ -399,7 +399,7 @@
       PH.guard(el.querySelector("[data-do=reset]"), () => {
         const h = P.s.game.hand || [];
         if (h.every((c) => c.kind === "number")) {
-          return confirm(t("wbui.reset_numbers")) ? PH.act({ type: "reset", field: P.s.game.field.serial }) : null;
+          return confirm(t("word_basket.ui.reset_numbers")) ? PH.act({ type: "reset", field: P.s.game.field.serial }) : null;
         }
         P.resetMode = true;
         render(P.s);
@@ -429,7 +429,7 @@
   function feel(g, s) {
     PH.react("word_basket.phone", s, g.events, (e) => {
       if (e.kind === "race" && e.loser === g.me) {
-        PH.toast(t("wbui.race_lost", { winner: name(s, e.winner), ms: msText(e.margin_ms) }), true);
+        PH.toast(t("word_basket.ui.race_lost", { winner: name(s, e.winner), ms: msText(e.margin_ms) }), true);
         PH.buzz([60, 40, 60]);
       } else if (e.kind === "penalty" && e.seat === g.me) {
         PH.toast(eventText(e, s), true);
@@ -466,7 +466,7 @@
     const g = s.game;
     PH.patch(root, `<div class="wb phone spectating">
       <div class="wb-top">${fieldMini(g)}
-        <div class="facts"><p class="small">${esc(t("wbui.deck", { count: g.deck }))}</p></div></div>
+        <div class="facts"><p class="small">${esc(t("word_basket.ui.deck", { count: g.deck }))}</p></div></div>
       ${winnerBox(g, s, "result") || voteBox(g, s, "watch")}
       ${chainList(g, s, 6)}${playersList(g, s)}</div>`);
   }
@@ -474,13 +474,13 @@
   /* ---------- the TV ---------- */
   function chainList(g, s, count) {
     const items = g.chain.slice(-count).reverse();
-    if (!items.length) return `<p class="note wb-empty">${esc(t("wbui.chain_empty"))}</p>`;
+    if (!items.length) return `<p class="note wb-empty">${esc(t("word_basket.ui.chain_empty"))}</p>`;
     return `<ol class="wb-chain" data-testid="chain">${items.map((c, i) => `
       <li class="${c.status || ""} ${i === 0 ? "latest" : ""}" data-n="${c.n}" style="border-left-color:${PH.colorOf(s, c.seat)}">
         <span class="w">${esc(c.word)}</span>
         ${c.reading !== c.word ? `<span class="rd">${esc(c.reading)}</span>` : ""}
         <span class="lbl">${esc(c.label)}</span>
-        ${c.unknown && !c.status ? `<span class="q" title="${esc(t("wbui.unknown"))}">?</span>` : ""}
+        ${c.unknown && !c.status ? `<span class="q" title="${esc(t("word_basket.ui.unknown"))}">?</span>` : ""}
         ${c.status === "accepted" ? `<span class="st ok">✓</span>` : c.status === "rejected" ? `<span class="st ng">✗</span>` : ""}
         ${who(s, c.seat)}
       </li>`).join("")}</ol>`;
@@ -492,8 +492,8 @@
       <li class="${p.reach ? "reaching" : ""} ${away.has(p.seat) ? "away" : ""} ${g.winner === p.seat ? "winner" : ""}" data-seat="${esc(p.seat)}">
         <span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(name(s, p.seat))}</span>
         <span class="backs" data-testid="count-${esc(p.seat)}">${Array.from({ length: Math.min(p.cards, 10) }, () => "<i></i>").join("")}<b>${p.cards}</b></span>
-        ${p.reach ? `<span class="reach-tag">${esc(t("wbui.reach"))}</span>` : ""}
-        ${p.handicap !== "normal" ? `<span class="tag">${esc(t("wbui.hc_short_" + p.handicap))}</span>` : ""}
+        ${p.reach ? `<span class="reach-tag">${esc(t("word_basket.ui.reach"))}</span>` : ""}
+        ${p.handicap !== "normal" ? `<span class="tag">${esc(t("word_basket.ui.hc_short_" + p.handicap))}</span>` : ""}
       </li>`).join("")}</ul>`;
   }
 
@@ -513,11 +513,11 @@
     sound(g, s);
     const f = g.field;
     const e = lastEvent(g);
-    const byText = f.how === "play" ? t("wbui.by_play", { name: name(s, f.by) })
-      : f.how === "reset" ? t("wbui.by_reset", { name: name(s, f.by) }) : f.how === "turn" ? t("wbui.by_turn") : "";
+    const byText = f.how === "play" ? t("word_basket.ui.by_play", { name: name(s, f.by) })
+      : f.how === "reset" ? t("word_basket.ui.by_reset", { name: name(s, f.by) }) : f.how === "turn" ? t("word_basket.ui.by_turn") : "";
     const bigField = `<div class="wb-field">
       <div class="fieldcard ${f.row ? "is-row" : ""} ${f.kana || f.row ? "" : "any"}" data-testid="field" style="${f.by ? `border-color:${PH.colorOf(s, f.by)}` : ""}">
-        <span class="k">${esc(f.kana || f.row || t("wbui.field_any"))}${f.row ? `<i>${esc(t("wbui.row_suffix"))}</i>` : ""}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>
+        <span class="k">${esc(f.kana || f.row || t("word_basket.ui.field_any"))}${f.row ? `<i>${esc(t("word_basket.ui.row_suffix"))}</i>` : ""}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>
       <p class="by">${esc(byText)}</p></div>`;
     const banner = winnerBox(g, s, "tv-result") || voteBox(g, s, "tv") || pendingBox(g, s) || raceNote(g, s)
       || (e ? `<p class="event big wb-ev ${e.kind}" data-testid="tv-event">${esc(eventText(e, s))}</p>` : "<div></div>");
@@ -525,15 +525,15 @@
     const mode = g.options && g.options.word_mode;
     PH.patch(root, `<div class="wb tv phase-${g.phase}">
       <div class="wb-status">
-        <span data-testid="deck">${esc(t("wbui.deck", { count: g.deck }))}</span>
-        <span>${esc(t("wbui.basket", { count: g.basket }))}</span>
-        ${g.reshuffles ? `<span>${esc(t("wbui.reshuffles", { count: g.reshuffles }))}</span>` : ""}
-        <span class="mode">${esc(t("wbui.mode_" + (mode || "vote")))}</span>
+        <span data-testid="deck">${esc(t("word_basket.ui.deck", { count: g.deck }))}</span>
+        <span>${esc(t("word_basket.ui.basket", { count: g.basket }))}</span>
+        ${g.reshuffles ? `<span>${esc(t("word_basket.ui.reshuffles", { count: g.reshuffles }))}</span>` : ""}
+        <span class="mode">${esc(t("word_basket.ui.mode_" + (mode || "vote")))}</span>
       </div>
       <div class="wb-banner">${banner}</div>
       ${bigField}
       <div class="wb-right">
-        ${ch && g.phase === "play" ? `<p class="challengeable" data-testid="challengeable">${esc(t("wbui.can_challenge", { word: ch.word }))}</p>` : ""}
+        ${ch && g.phase === "play" ? `<p class="challengeable" data-testid="challengeable">${esc(t("word_basket.ui.can_challenge", { word: ch.word }))}</p>` : ""}
         ${chainList(g, s, 7)}
       </div>
       ${playersList(g, s)}
@@ -556,25 +556,25 @@
     const levels = ["easy", "normal", "hard"];
     if (!s.host) {
       const special = s.party.roster.filter((r) => hc[r.seat] && hc[r.seat] !== "normal");
-      PH.patch(root, `<div class="wb-lobby"><p><span class="small">${esc(t("wbui.opt_mode"))}</span> <b data-testid="opt-mode">${esc(t("wbui.mode_" + mode))}</b></p>
-        ${special.length ? `<p class="small">${special.map((r) => esc(r.name) + ": " + esc(t("wbui.handicap_" + hc[r.seat]))).join(" · ")}</p>` : ""}</div>`);
+      PH.patch(root, `<div class="wb-lobby"><p><span class="small">${esc(t("word_basket.ui.opt_mode"))}</span> <b data-testid="opt-mode">${esc(t("word_basket.ui.mode_" + mode))}</b></p>
+        ${special.length ? `<p class="small">${special.map((r) => esc(r.name) + ": " + esc(t("word_basket.ui.handicap_" + hc[r.seat]))).join(" · ")}</p>` : ""}</div>`);
       return;
     }
     const wasOpen = !!root.querySelector("details[open]");
     const vs = o.vote_seconds || 20, rw = o.reach_window || 5;
     const choice = (attr, values, cur, label) => `<label class="small">${esc(t(label))}
-      <select data-${attr} data-testid="opt-${attr}">${values.map((v) => `<option value="${v}" ${v === cur ? "selected" : ""}>${esc(t("wbui.seconds", { seconds: v }))}</option>`).join("")}</select></label>`;
+      <select data-${attr} data-testid="opt-${attr}">${values.map((v) => `<option value="${v}" ${v === cur ? "selected" : ""}>${esc(t("word_basket.ui.seconds", { seconds: v }))}</option>`).join("")}</select></label>`;
     /* the kit redraws it only when it changed (a select being used stays open) */
     PH.patch(root, `<div class="wb-lobby host">
-      <p class="small">${esc(t("wbui.opt_mode"))}</p>
-      <div class="seg" data-testid="opt-mode">${modes.map((m) => `<button class="${m === mode ? "on" : ""}" data-mode="${m}" data-testid="mode-${m}">${esc(t("wbui.mode_" + m))}</button>`).join("")}</div>
-      <p class="small">${esc(t("wbui.mode_help_" + mode))}</p>
-      <div class="times">${choice("vote-seconds", [...new Set([10, 20, 30, 60, vs])].sort((a, b) => a - b), vs, "wbui.opt_vote_seconds")}
-        ${choice("reach-window", [...new Set([3, 5, 10, rw])].sort((a, b) => a - b), rw, "wbui.opt_reach_window")}</div>
-      ${s.party.roster.length ? `<details ${wasOpen || Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("wbui.opt_handicap"))}</summary>
-        <p class="small legend">${levels.map((l) => esc(t("wbui.handicap_" + l))).join(" · ")}</p>
+      <p class="small">${esc(t("word_basket.ui.opt_mode"))}</p>
+      <div class="seg" data-testid="opt-mode">${modes.map((m) => `<button class="${m === mode ? "on" : ""}" data-mode="${m}" data-testid="mode-${m}">${esc(t("word_basket.ui.mode_" + m))}</button>`).join("")}</div>
+      <p class="small">${esc(t("word_basket.ui.mode_help_" + mode))}</p>
+      <div class="times">${choice("vote-seconds", [...new Set([10, 20, 30, 60, vs])].sort((a, b) => a - b), vs, "word_basket.ui.opt_vote_seconds")}
+        ${choice("reach-window", [...new Set([3, 5, 10, rw])].sort((a, b) => a - b), rw, "word_basket.ui.opt_reach_window")}</div>
+      ${s.party.roster.length ? `<details ${wasOpen || Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("word_basket.ui.opt_handicap"))}</summary>
+        <p class="small legend">${levels.map((l) => esc(t("word_basket.ui.handicap_" + l))).join(" · ")}</p>
         <ul class="hc">${s.party.roster.map((r) => `<li><span class="who">${esc(r.name)}</span>
-          <select data-hc="${esc(r.seat)}" data-testid="hc-${esc(r.seat)}">${levels.map((l) => `<option value="${l}" ${(hc[r.seat] || "normal") === l ? "selected" : ""}>${esc(t("wbui.hc_" + l))}</option>`).join("")}</select></li>`).join("")}</ul></details>` : ""}
+          <select data-hc="${esc(r.seat)}" data-testid="hc-${esc(r.seat)}">${levels.map((l) => `<option value="${l}" ${(hc[r.seat] || "normal") === l ? "selected" : ""}>${esc(t("word_basket.ui.hc_" + l))}</option>`).join("")}</select></li>`).join("")}</ul></details>` : ""}
     </div>`, (el) => {
       const now = () => PH.last.party.options || {}; /* the options when a control is used */
       const save = (patch) => PH.setOptions(Object.assign({}, now(), patch));
