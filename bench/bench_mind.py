@@ -12,7 +12,7 @@ transport) from this process:
   ``state`` whose ``(party.serial, game.version)`` includes that action.
 * bursts -- every phone fires actions as fast as it can: legal ``ready`` toggles (phone 1
   only ever sends ``ready: false``, so the level never starts and every toggle is accepted),
-  then refused plays (``stale_level``). Reported: drain rate until the last ``result`` arrived
+  then refused plays (``stale``). Reported: drain rate until the last ``result`` arrived
   and until every client had the final ``state``.
 * fan-out -- the closed loop again with extra TV-like spectator sockets connected.
 * memory -- the server's VmHWM (peak RSS) and VmRSS from ``/proc/<pid>/status``.
@@ -587,7 +587,7 @@ class ModeBench:
                     ready = False if i == 0 else (j % 2 == 0)
                     mine.append({"id": self.new_id("b"), "game": serial, "type": "ready",
                                  "level": level, "ready": ready})
-                else:  # refused: a play for another level is answered stale_level
+                else:  # refused: a play for another level is answered stale
                     other = level + 1 if level < 12 else level - 1
                     mine.append({"id": self.new_id("x"), "game": serial, "type": "play",
                                  "level": other, "card": 1})
@@ -659,7 +659,7 @@ class ModeBench:
         # a legal burst must not have been refused; the refused burst must be refused throughout
         if kind == "ready_toggle" and codes:
             self.out["oddities"].append(f"ready-toggle burst: unexpected refusals {codes}")
-        if kind == "refused" and (ok or set(codes) != {"stale_level"}):
+        if kind == "refused" and (ok or set(codes) != {"stale"}):
             self.out["oddities"].append(f"refused burst: expected only stale_level, got {codes}, {ok} ok")
         return res
 
