@@ -660,7 +660,7 @@ class ModeBench:
         if kind == "ready_toggle" and codes:
             self.out["oddities"].append(f"ready-toggle burst: unexpected refusals {codes}")
         if kind == "refused" and (ok or set(codes) != {"stale"}):
-            self.out["oddities"].append(f"refused burst: expected only stale_level, got {codes}, {ok} ok")
+            self.out["oddities"].append(f"refused burst: expected only stale, got {codes}, {ok} ok")
         return res
 
     # --- the whole run ------------------------------------------------------------------------
@@ -822,7 +822,7 @@ def report(results: list[dict], info: dict) -> str:
             for part, d in sp.get("play_state_by_recipient_ms", {}).items():
                 w(f"  {'play: state at ' + part:32s} {fmt_lat(d)}")
         for key, title in (("burst_ready", "burst, legal ready toggles"),
-                           ("burst_refused", "burst, refused plays (stale_level)")):
+                           ("burst_refused", "burst, refused plays (stale)")):
             b = r.get(key)
             if b:
                 views = f", all views in {b['views_s']:.2f} s ({b['views_per_s']:.0f}/s)" if b.get("views_s") else ""
