@@ -223,3 +223,19 @@ def test_mount_and_patch_keep_typed_text_and_focus_across_a_language_switch(tabl
     assert tv.evaluate(draw, "round-2") is True  # a new key starts empty
     expect(word).to_have_value("")
     assert not problems, problems
+
+
+def test_a_message_the_server_never_answers_still_settles(table):
+    """A message dropped unanswered (over the per-phone rate limit, which answers at most once a
+    second) must not hold its request, and the buttons guarding it, for ever."""
+    tv, problems = table.tv, table.problems
+    # the socket swallows one message: exactly what a dropped one looks like from the page
+    tv.evaluate("""() => { const real = PH.socket.emit.bind(PH.socket); let swallow = 1;
+        PH.socket.emit = (...a) => (a[0] === "lang" && swallow-- > 0) ? PH.socket : real(...a);
+        window.__settled = null;
+        PH.send("lang", { lang: "ja" }).then((r) => { window.__settled = r; }); }""")
+    tv.wait_for_function("() => window.__settled !== null", timeout=12_000)
+    result = tv.evaluate("() => window.__settled")
+    assert result["ok"] is False and result["code"] == "no_answer"
+    assert tv.evaluate("() => PH.send('lang', { lang: 'ja' }).then((r) => r.ok)")  # the next one is answered
+    assert problems == []

@@ -95,6 +95,9 @@ const PH = (() => {
     return socket;
   }
 
+  /* How long a request waits for its answer (ms) before it counts as unanswered. Answers come
+     in milliseconds; only a dropped message waits this long. */
+  const ANSWER_WAIT_MS = 8000;
   function send(kind, payload) {
     const msg = Object.assign({ id: uid() }, payload || {});
     /* Never queue a tap while offline: the client would send it on reconnect, seconds later,
@@ -105,7 +108,16 @@ const PH = (() => {
       return Promise.resolve({ id: msg.id, ok: false, code: "offline" });
     }
     return new Promise((resolve) => {
-      pending.set(msg.id, resolve);
+      /* Every request settles: a message the server dropped unanswered (over the per-phone rate
+         limit, or lost with a dying connection) is given up after ANSWER_WAIT_MS, so no button
+         stays held by it. */
+      const timer = setTimeout(() => {
+        if (pending.get(msg.id) !== settle) return;
+        pending.delete(msg.id);
+        resolve({ id: msg.id, ok: false, code: "no_answer" });
+      }, ANSWER_WAIT_MS);
+      const settle = (r) => { clearTimeout(timer); resolve(r); };
+      pending.set(msg.id, settle);
       socket.emit(kind, msg);
     });
   }
