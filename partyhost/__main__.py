@@ -39,6 +39,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="server mode: eventlet (default) or threading (fallback)")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed the shuffles (tests and demos)")
+    rate = env.get("PARTYHOST_RATE_LIMIT")
+    parser.add_argument("--rate-limit", type=float, default=float(rate) if rate else None,
+                        help="messages per second each phone or TV page may send, after a burst "
+                             "(default 10, see partyhost/limits.py; 0 turns the limit off, for "
+                             "scripted play in tests and benchmarks)")
     parser.add_argument("--debug", action="store_true", help="log every message")
     parser.add_argument("--no-browser", action="store_true",
                         help="do not open the TV page in this laptop's browser")

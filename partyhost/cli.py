@@ -70,7 +70,9 @@ def banner(join: str, tv: str, others: list[str]) -> str:
 
 
 def _build(args: argparse.Namespace, addresses: list[Candidate], store: Store, saved: dict | None):
+    limits = {} if args.rate_limit is None else {"RATE_PER_SECOND": args.rate_limit}
     return create_app({
+        **limits,
         "ASYNC_MODE": args.async_mode,
         "SEED": args.seed,
         "PORT": args.port,

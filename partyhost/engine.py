@@ -248,6 +248,15 @@ class Engine:
             self._queue.put(Message(stamp, next(self._seq), sid, kind, payload, meta or {}))
         return stamp
 
+    def language(self, sid: str) -> str:
+        """The UI language of socket ``sid`` (``"ja"`` for a socket the engine does not know).
+
+        For the transport's own answers (``rate_limited``); safe to call from any thread: it
+        reads one attribute of one connection.
+        """
+        conn = self.connections.get(sid)
+        return conn.lang if conn is not None else i18n.LANGS[0]
+
     # ----- the loop ------------------------------------------------------------------------------
     def game_now(self) -> float:
         """Seconds on the game clock: the server clock less the time the host has paused."""

@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
 
 from .netaddr import list_interfaces
+from .serving import CLOSE_KEY
 
 log = logging.getLogger("partyhost.hostguard")
 
@@ -151,6 +152,9 @@ class HostGuard:
             start_response("403 Forbidden", [("Content-Type", "text/plain; charset=utf-8"),
                                              ("Content-Length", str(len(REFUSAL))),
                                              ("Connection", "close")])
+            close = environ.get(CLOSE_KEY)  # the server closes the connection, not only says so
+            if callable(close):
+                close()
             return [REFUSAL]
 
         return guarded

@@ -1,8 +1,10 @@
 """UI text: one catalogue per language, Japanese first.
 
 A language's catalogue is ``partyhost/i18n/<lang>.json`` (the host, lobby and shared refusals)
-merged with every ``partyhost/i18n/<game>.<lang>.json`` (one file per game, so each game keeps its
-own words). A key defined twice is a bug and raises at load.
+merged with every ``partyhost/i18n/<game>[_<part>].<lang>.json`` (one or more files per game, so
+each game keeps its own words). Every key of a game's file is in the game's namespace, its
+``KEY`` (``the_mind.name``, ``decrypto.err.dc_clue_is_keyword``): a sixth game's words can never
+collide with another game's. A key outside its namespace, or defined twice, raises at load.
 
 The same catalogue serves the pages (embedded as JSON) and the server's refusals
 (``err.<code>``), so a phone reads every word in the language it chose.
@@ -42,7 +44,12 @@ def catalogue(lang: str) -> dict[str, str]:
     merged: dict[str, str] = json.loads(folder.joinpath(f"{lang}.json").read_text("utf-8"))
     extra = sorted(p for p in folder.iterdir() if p.name.endswith(f".{lang}.json"))
     for part in extra:
+        stem = part.name[: -len(f".{lang}.json")]
         for key, value in json.loads(part.read_text("utf-8")).items():
+            owner = key.split(".")[0]
+            if not (stem == owner or stem.startswith(owner + "_")):
+                raise ValueError(f"i18n key {key!r} in {part.name} is outside that file's namespace "
+                                 "(a game's keys start with its KEY and a dot)")
             if key in merged:
                 raise ValueError(f"i18n key {key!r} defined twice ({part.name})")
             merged[key] = value

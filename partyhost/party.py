@@ -89,7 +89,7 @@ class Party:
     room: str
     seats: dict[str, Seat] = field(default_factory=dict)
     host_seat: str | None = None
-    game_key: str = "the_mind"
+    game_key: str = field(default_factory=lambda: next(iter(registry.GAMES)))  # the lobby's first game
     options: dict[str, dict] = field(default_factory=dict)
     phase: str = "lobby"
     game: Game | None = None
@@ -239,7 +239,11 @@ class Party:
                 raise RuleError("player_away", name=self.seats[sid].name)
         options = registry.check_options(cls, self.options.get(self.game_key, {}))
         game = cls()
-        game.setup(players, options, rng, now)
+        try:
+            game.setup(players, options, rng, now)
+        except RuleError as error:
+            error.scope = error.scope or cls.KEY  # the game's own words for its refusal
+            raise
         self.game = game
         self.players = players
         self.last_players = list(players)

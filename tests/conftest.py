@@ -65,7 +65,8 @@ class ServerProcess:
     """
 
     def __init__(self, mode: str, seed: int, data_dir: Path, bind: str = "127.0.0.1",
-                 extra_args: tuple[str, ...] = (), *, fresh: bool = True, log: Path | None = None) -> None:
+                 extra_args: tuple[str, ...] = (), *, fresh: bool = True, log: Path | None = None,
+                 rate_limited: bool = False) -> None:
         self.mode = mode
         self.seed = seed
         self.port = free_port()
@@ -81,6 +82,11 @@ class ServerProcess:
             "--data", str(data_dir), "--seed", str(seed), "--async-mode", mode,
             "--allow-host", LAN_HOST, *extra_args,
         ]  # fmt: skip
+        if not rate_limited:
+            # Scripted clients play at machine speed, far above a finger (a dealer turning a
+            # whole deck in a loop): the per-socket rate limit would drop their actions. It is
+            # on (the user's default) where a test asks for it: test_attacks_real.py.
+            cmd += ["--rate-limit", "0"]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             cmd, stdout=self._log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
@@ -145,18 +151,22 @@ def server(request, tmp_path):
     -> ServerProcess`` (already up).
 
     ``data=<folder>`` runs it on that data folder (shared by several servers of a test, its log then
-    goes beside it), ``fresh=False`` resumes the party saved there.
+    goes beside it), ``fresh=False`` resumes the party saved there. ``rate_limited=True`` keeps the
+    per-socket rate limit on (off by default: scripted play is faster than a finger).
     """
     started: list[ServerProcess] = []
     request.node._partyhost_servers = started
 
     def start(mode: str = "eventlet", seed: int = 1, bind: str = "127.0.0.1",
-              extra_args: tuple[str, ...] = (), data: Path | None = None, fresh: bool = True) -> ServerProcess:
+              extra_args: tuple[str, ...] = (), data: Path | None = None, fresh: bool = True,
+              rate_limited: bool = False) -> ServerProcess:
         name = f"server-{len(started)}-{mode}"
         if data is None:
-            srv = ServerProcess(mode, seed, tmp_path / name, bind, extra_args, fresh=fresh)
+            srv = ServerProcess(mode, seed, tmp_path / name, bind, extra_args, fresh=fresh,
+                                rate_limited=rate_limited)
         else:
-            srv = ServerProcess(mode, seed, data, bind, extra_args, fresh=fresh, log=tmp_path / f"{name}.log")
+            srv = ServerProcess(mode, seed, data, bind, extra_args, fresh=fresh, log=tmp_path / f"{name}.log",
+                                rate_limited=rate_limited)
         started.append(srv)
         try:
             srv.wait_ready()
@@ -178,7 +188,7 @@ _ids = itertools.count(1)
 class SioPeer:
     """One Socket.IO client (a TV page or a phone) recording what the server sends it."""
 
-    def __init__(self, url: str, auth: dict, label: str) -> None:
+    def __init__(self, url: str, auth: dict, label: str, source: str | None = None) -> None:
         self.label = label
         self.cond = threading.Condition()
         self.welcomes: list[dict] = []
@@ -187,7 +197,16 @@ class SioPeer:
         self.events: list[str] = []
         import socketio  # python-socketio[client]: imported here so conftest loads without it
 
-        self.sio = socketio.Client(reconnection=False)
+        options: dict[str, Any] = {}
+        if source is not None:
+            # Another device: the client's TCP connection comes from this loopback address
+            # (127.0.0.2, 127.0.0.3 …), which the server counts apart from 127.0.0.1.
+            host, port = url.split("//", 1)[1].rsplit(":", 1)
+            sock = socket.create_connection((host, int(port)), timeout=SIO_TIMEOUT,
+                                            source_address=(source, 0))
+            options["websocket_extra_options"] = {"socket": sock}
+        self._sock = sock if source is not None else None
+        self.sio = socketio.Client(reconnection=False, **options)
         for name in ("welcome", "state", "result", "kicked"):
             self.sio.on(name, self._recorder(name))
         self.sio.connect(url, auth=auth, transports=["websocket"], wait_timeout=SIO_TIMEOUT)
@@ -245,19 +264,22 @@ class SioPeer:
     def close(self) -> None:
         if self.sio.connected:
             self.sio.disconnect()
+        if self._sock is not None:
+            self._sock.close()  # websocket-client may have closed it already: harmless
 
 
 @pytest.fixture
 def sio_peer(request, server):
-    """Factory: ``sio_peer(url, auth, label) -> SioPeer`` (connected over WebSocket).
+    """Factory: ``sio_peer(url, auth, label, source=None) -> SioPeer`` (connected over WebSocket;
+    ``source`` is the loopback address the client connects from, e.g. ``"127.0.0.2"``).
 
     At teardown the test's servers are stopped *before* the clients close: a client of a stopped
     server closes at once, while a clean disconnect from a threading-mode server takes ~3 s.
     """
     peers: list[SioPeer] = []
 
-    def make(url: str, auth: dict, label: str) -> SioPeer:
-        peer = SioPeer(url, auth, label)
+    def make(url: str, auth: dict, label: str, source: str | None = None) -> SioPeer:
+        peer = SioPeer(url, auth, label, source)
         peers.append(peer)
         return peer
 

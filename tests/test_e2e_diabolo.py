@@ -178,7 +178,7 @@ def test_a_seeded_round_with_a_tv_and_three_phones(server, browser, pw):
         a.get_by_test_id("send").tap()
         expect(tv.get_by_test_id("vote")).to_be_visible()
         expect(tv.get_by_test_id("tv-row").locator(".dcard.lifted")).to_have_count(3)
-        expect(a.get_by_test_id("accept")).to_have_count(0)  # no vote on one's own word
+        expect(a.get_by_test_id("ballot-accept")).to_have_count(0)  # no vote on one's own word
         expect(tv.get_by_test_id("overrule-reject")).to_be_visible()  # the TV is the host
         shot(tv, "diabolo-tv-vote.png")
         shot(b, "diabolo-phone-vote.png")
@@ -187,13 +187,13 @@ def test_a_seeded_round_with_a_tv_and_three_phones(server, browser, pw):
         vote_id = b.evaluate("() => PH.last.game.vote.id")
         b.evaluate("""() => { window.__sent = []; window.__act = PH.act;
             PH.act = (a) => { window.__sent.push(a); return new Promise(() => {}); }; }""")
-        b.get_by_test_id("reject").tap()
-        expect(b.get_by_test_id("reject")).to_be_disabled()
-        expect(b.get_by_test_id("accept")).to_be_disabled()
-        b.get_by_test_id("accept").tap(force=True)
+        b.get_by_test_id("ballot-reject").tap()
+        expect(b.get_by_test_id("ballot-reject")).to_be_disabled()
+        expect(b.get_by_test_id("ballot-accept")).to_be_disabled()
+        b.get_by_test_id("ballot-accept").tap(force=True)
         assert b.evaluate("() => window.__sent") == [{"type": "vote", "vote": vote_id, "ballot": "reject"}]
         b.evaluate("() => { PH.act = window.__act; return PH.act(window.__sent[0]); }")
-        c.get_by_test_id("reject").tap()
+        c.get_by_test_id("ballot-reject").tap()
         expect(b.get_by_test_id("pick-prompt")).to_be_visible()
         expect(a.get_by_test_id("pick-prompt")).to_have_count(0)
         shot(b, "diabolo-phone-pick.png")

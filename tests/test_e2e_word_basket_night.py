@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from partyhost.games import registry
 
-from .test_e2e_word_basket import PHONE, TV_VIEWPORT, Phone, close_all, find_play, watch
+from .test_e2e_word_basket import TV_VIEWPORT, Phone, close_all, find_play, watch
 
 pytestmark = [
     pytest.mark.e2e,

@@ -559,3 +559,17 @@ def test_rules_judge_an_action_by_when_it_was_received_not_when_the_loop_got_to_
     told = engine._rules_now()
     assert engine.received_game_time(engine.clock() - 5.0) == told
     assert engine.received_game_time(engine.clock() + 0.001) > told
+
+
+def test_a_refusal_from_a_games_setup_reads_in_the_games_own_words(rig):
+    """Decrypto's team check runs in setup, outside the move pipeline: its text must still be
+    found under the game's namespace (decrypto.err.dc_team_size), not shown as a raw key."""
+    tv = rig.tv()
+    for name in ("a", "b", "c", "d"):
+        rig.phone(name)
+    teams = {"s1": "white", "s2": "white", "s3": "white", "s4": "white"}
+    assert tv.send("host", {"op": "choose", "game": "decrypto", "options": {"teams": teams}})["ok"]
+    result = tv.send("host", {"op": "start"})
+    assert result["ok"] is False and result["code"] == "dc_team_size", result
+    assert result.get("scope") == "decrypto"
+    assert "err." not in result["message"] and result["message"]

@@ -152,3 +152,21 @@ def test_odd_events_get_one_answer_and_one_log_line(server):
     out = srv.output()
     assert "Traceback" not in out
     assert out.count("with 2 arguments") == 1
+
+
+@pytest.mark.parametrize("mode", ["eventlet", "threading"])
+def test_a_refused_host_also_loses_its_connection_at_once(server, mode):
+    """A 403 for a foreign Host closes the connection instead of leaving it to the idle timeout
+    (each one would hold a connection slot for seconds)."""
+    srv = server(mode=mode)
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=3) as raw:
+        raw.sendall(f"GET /tv HTTP/1.1\r\nHost: evil.example:{srv.port}\r\n\r\n".encode())
+        started = time.monotonic()
+        received = b""
+        while True:
+            chunk = raw.recv(4096)  # raises socket.timeout if the server keeps it open
+            if not chunk:
+                break
+            received += chunk
+        assert received.startswith(b"HTTP/1.1 403")
+        assert time.monotonic() - started < 2.0

@@ -20,14 +20,19 @@ from partyhost.store import Store
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
-def raised_codes() -> set[str]:
-    """Every RuleError code raised anywhere in the package (read from the source)."""
+def raised_codes() -> set[tuple[str | None, str]]:
+    """Every RuleError code raised anywhere in the package (read from the source), with the game
+    whose module raises it (``None`` outside the games: a shared code)."""
+    from partyhost.games import registry
+
     codes = set()
     for path in (ROOT / "partyhost").rglob("*.py"):
+        scope = next((key for key in registry.GAMES if path.stem == key or path.stem.startswith(key + "_")),
+                     None)
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleError"
                     and node.args and isinstance(node.args[0], ast.Constant)):
-                codes.add(node.args[0].value)
+                codes.add((scope, node.args[0].value))
     return codes
 
 
@@ -40,10 +45,35 @@ def test_catalogues_have_the_same_keys_and_placeholders():
 
 def test_every_refusal_has_a_message_in_both_languages():
     codes = raised_codes()
-    assert {"card_gone", "name_taken", "not_host", "malformed"} <= codes
-    for code in codes:
+    assert {("the_mind", "card_gone"), (None, "name_taken"), (None, "not_host")} <= codes
+    for scope, code in codes:
         for lang in i18n.LANGS:
-            assert f"err.{code}" in i18n.catalogue(lang), (lang, code)
+            keys = [f"err.{code}"] + ([f"{scope}.err.{code}"] if scope else [])
+            assert any(k in i18n.catalogue(lang) for k in keys), (lang, scope, code)
+            # and the engine finds it: the game's own wording, else the shared one
+            assert i18n.refusal(lang, code, scope) != f"err.{code}", (lang, scope, code)
+
+
+def test_a_games_words_stay_in_its_namespace(tmp_path, monkeypatch):
+    """A sixth game's keys can never collide with another game's: the loader refuses a key
+    outside the file's own namespace."""
+    import shutil
+    from importlib import resources
+
+    real = resources.files("partyhost").joinpath("i18n")
+    copy = tmp_path / "partyhost" / "i18n"
+    shutil.copytree(str(real), copy)
+    (copy / "sixth.ja.json").write_text('{"sixth.name": "6", "the_mind.name": "x"}', "utf-8")
+    monkeypatch.setattr(resources, "files", lambda package: tmp_path / "partyhost")
+    i18n.catalogue.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="namespace"):
+            i18n.catalogue("ja")
+    finally:
+        monkeypatch.undo()
+        i18n.catalogue.cache_clear()
+    for key in i18n.catalogue("ja"):
+        assert not key.startswith(("mind.", "dc.", "dia.", "tt.", "wb.", "wbui.", "game.")), key
 
 
 def test_pages_use_only_catalogue_keys():
@@ -56,10 +86,10 @@ def test_pages_use_only_catalogue_keys():
 
 def test_message_formats_and_falls_back():
     assert i18n.message("en", "err.name_too_long", max=16) == "Names are at most 16 characters"
-    assert i18n.message("ja", "err.card_gone", card=35).startswith("35は")
+    assert i18n.message("ja", "the_mind.err.card_gone", card=35).startswith("35は")
     assert i18n.message("xx", "err.not_host") == i18n.message("ja", "err.not_host")
     assert i18n.message("en", "no.such.key") == "no.such.key"
-    assert i18n.message("en", "err.card_gone") .startswith("{card}")  # missing param kept visible
+    assert i18n.message("en", "the_mind.err.card_gone") .startswith("{card}")  # missing param kept visible
     assert i18n.normalize_lang("en-US") == "en" and i18n.normalize_lang(None) == "ja"
 
 

@@ -37,14 +37,20 @@ def test_eventlet_listener_turns_nagle_off_on_accepted_sockets():
         import socket
         import partyhost.serving as serving
         captured = {}
-        def fake_server(listener, app, log_output=False):
+        def fake_server(listener, app, **options):
             port = listener.getsockname()[1]
             client = eventlet.connect(("127.0.0.1", port))
             conn, _ = listener.accept()
             captured["v"] = conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+            captured["options"] = options
         import eventlet.wsgi
         eventlet.wsgi.server = fake_server
         serving.serve(None, serving.listen("127.0.0.1", 0, "eventlet"), "eventlet")
+        opts = captured["options"]
+        # no tracebacks in 500 pages; idle and I/O timeouts (partyhost/limits.py)
+        assert opts["debug"] is False, opts
+        from partyhost import limits
+        assert opts["keepalive"] == limits.IDLE_TIMEOUT and opts["socket_timeout"] == limits.IO_TIMEOUT, opts
         print("NODELAY", captured["v"])
     """)
     out = subprocess.run([sys.executable, "-W", "ignore", "-c", script], capture_output=True,

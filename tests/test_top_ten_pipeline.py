@@ -20,7 +20,7 @@ from partyhost.games import top_ten
 from partyhost.games.base import RuleError
 from partyhost.games.top_ten import NOT_NOW, PHASES, TopTen
 
-from .test_top_ten import FIXTURE_DECK, SEATS, make, play_round, to_order
+from .test_top_ten import FIXTURE_DECK, make, play_round, to_order
 
 GAMES = pathlib.Path(top_ten.__file__).resolve().parent
 

@@ -521,12 +521,12 @@ def test_every_refusal_code_has_words_in_both_languages():
     assert len(codes) > 25
     for lang in ("ja", "en"):
         cat = i18n.catalogue(lang)
-        missing = sorted(c for c in codes if f"err.{c}" not in cat)
+        missing = sorted(c for c in codes if f"word_basket.err.{c}" not in cat)
         assert not missing, (lang, missing)
     ja = json.loads(Path(wb.__file__).parents[1].joinpath("i18n/word_basket.ja.json").read_text("utf-8"))
     en = json.loads(Path(wb.__file__).parents[1].joinpath("i18n/word_basket.en.json").read_text("utf-8"))
     assert ja.keys() == en.keys()
-    assert i18n.message("ja", "err.wb_word_too_short", min=3, length=2) == "3文字以上の言葉にしてください(今2文字)"
+    assert i18n.message("ja", "word_basket.err.wb_word_too_short", min=3, length=2) == "3文字以上の言葉にしてください(今2文字)"
 
 
 def test_after_a_host_restart_a_pending_win_and_a_vote_get_their_time_again():

@@ -149,10 +149,17 @@ class Game:
                     raise TypeError(f"{cls.__name__}: move {kind!r} names no method {move.handler!r}")
 
     def __init__(self) -> None:
+        """An empty game; :meth:`setup` (or :meth:`from_dict`) comes before anything else.
+        Calls :meth:`_reset`, where a game sets its fields to their empty values."""
+        self._rng: random.Random | None = None
         self.players: list[str] = []
         self.version = 0
         self.event_n = 0
         self.last_event: dict | None = None
+        self._reset()
+
+    def _reset(self) -> None:
+        """Set the game's own fields to an empty game's values (also at each :meth:`setup`)."""
 
     @classmethod
     def prepare(cls) -> None:
@@ -259,8 +266,9 @@ class Game:
 
     @property
     def over(self) -> bool:
-        """True once the game has ended (won, lost or finished); further actions are refused."""
-        raise NotImplementedError
+        """True once the game has ended (won, lost or finished); further actions are refused.
+        Default: the game's ``phase`` is ``"over"``."""
+        return getattr(self, "phase", None) == "over"
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready. ``seat=None`` is the table (TV, spectators)."""

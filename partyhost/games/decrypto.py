@@ -165,21 +165,17 @@ class Decrypto(Game):
     KEY: ClassVar[str] = "decrypto"
     MIN_PLAYERS: ClassVar[int] = 3
     MAX_PLAYERS: ClassVar[int] = 8
-    OPTIONS: ClassVar[dict] = {
-        "type": "object",
-        "properties": {
-            "teams": {
-                "type": "object",
-                "propertyNames": schema.SEAT_KEY,
-                "additionalProperties": _TEAM,
-                "maxProperties": 64,
-                "default": {},
-            },
-            "timer": {"type": "boolean", "default": False},
-            "lang": {"enum": list(KEYWORD_LANGS), "default": "ja"},
+    OPTIONS: ClassVar[dict] = schema.options(
+        teams={
+            "type": "object",
+            "propertyNames": schema.SEAT_KEY,
+            "additionalProperties": _TEAM,
+            "maxProperties": 64,
+            "default": {},
         },
-        "additionalProperties": False,
-    }
+        timer={"type": "boolean", "default": False},
+        lang={"enum": list(KEYWORD_LANGS), "default": "ja"},
+    )
     STALE_FIELD: ClassVar[str] = "round"
     MOVES: ClassVar[dict[str, Move]] = {
         "clues": Move(_schema("clues", round=_ROUND, clues=_n_of(_CLUE, CODE_LENGTH), final=_BOOL),
@@ -329,10 +325,6 @@ class Decrypto(Game):
 
     # --- the clock and the table -------------------------------------------------------------------
 
-    @property
-    def over(self) -> bool:
-        """True once the game has a result."""
-        return self.phase == "over"
 
     def next_deadline(self) -> float | None:
         """When the clue timer runs out (phase encrypt) or a reveal moves on, or None."""

@@ -181,19 +181,15 @@ class Diabolo(Game):
     KEY: ClassVar[str] = "diabolo"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 6
-    OPTIONS: ClassVar[dict] = {
-        "type": "object",
-        "properties": {
-            "lang": {"enum": list(LANGS), "default": "de"},
-            "interval": {"type": "number", "minimum": 1, "maximum": 20, "default": 4},
-            "end_seconds": {"type": "number", "minimum": 5, "maximum": 120, "default": 20},
-            "handicap": {"type": "array", "items": {"type": "string", "maxLength": 20},
-                         "maxItems": 20, "uniqueItems": True, "default": []},
-            "victory_tiles": {"type": "boolean", "default": False},
-            "tile_handicap": {"type": "integer", "minimum": 0, "maximum": 30, "default": 10},
-        },
-        "additionalProperties": False,
-    }
+    OPTIONS: ClassVar[dict] = schema.options(
+        lang={"enum": list(LANGS), "default": "de"},
+        interval={"type": "number", "minimum": 1, "maximum": 20, "default": 4},
+        end_seconds={"type": "number", "minimum": 5, "maximum": 120, "default": 20},
+        handicap={"type": "array", "items": {"type": "string", "maxLength": 20},
+                  "maxItems": 20, "uniqueItems": True, "default": []},
+        victory_tiles={"type": "boolean", "default": False},
+        tile_handicap={"type": "integer", "minimum": 0, "maximum": 30, "default": 10},
+    )
     MOVES: ClassVar[dict[str, Move]] = {
         "claim": Move(_action("claim", round=_ROUND, word={"type": "string", "minLength": 1, "maxLength": 60},
                               cards=_CLAIM_CARDS), "_do_claim", stale=True),
@@ -337,10 +333,6 @@ class Diabolo(Game):
         """This game's deck table (see :func:`~.diabolo_words.deck_table`)."""
         return deck_table(self.lang)
 
-    @property
-    def over(self) -> bool:
-        """True once the last round is scored (or a player has two victory tiles)."""
-        return self.phase == "over"
 
     def next_deadline(self) -> float | None:
         """Game-clock seconds of the next timed step: the vote's close, the picks' time limit,

@@ -55,6 +55,12 @@ def action(kind: str, optional: dict | None = None, **required: dict) -> dict:
     }
 
 
+def options(**properties: dict) -> dict:
+    """The JSON Schema of a game's lobby options: these properties (each with its ``default``),
+    nothing else. ``options()`` is a game without options."""
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
 _BY_ID: dict[int, tuple[dict, Validator]] = {}
 
 

@@ -29,7 +29,7 @@ hands in ``now`` and a ``random.Random`` that is kept and used for every deal.
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from . import schema
 from .base import Game, Move, RuleError, plain
@@ -98,10 +98,8 @@ class TheMind(Game):
     """
 
     KEY: ClassVar[str] = "the_mind"
-    SCRIPT: ClassVar[str] = "js/mind.js"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 4
-    OPTIONS: ClassVar[dict] = {"type": "object", "properties": {}, "additionalProperties": False}
     STALE_FIELD: ClassVar[str] = "level"
     MOVES: ClassVar[dict[str, Move]] = {
         "ready": Move(_action_schema("ready", level=_LEVEL, ready={"type": "boolean"}), "_do_ready", stale=True),
@@ -120,12 +118,6 @@ class TheMind(Game):
         "log", "proposal", "next_proposal_id", "last_event", "event_n", "chart", "version",
         "elapsed", "play_start",
     )
-
-    def __init__(self) -> None:
-        """An empty game; call :meth:`setup` (or use :meth:`from_dict`) before anything else."""
-        super().__init__()
-        self._rng: random.Random | None = None
-        self._reset()
 
     def _reset(self) -> None:
         self.players: list[str] = []

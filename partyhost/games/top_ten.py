@@ -248,15 +248,11 @@ class TopTen(Game):
     KEY: ClassVar[str] = "top_ten"
     MIN_PLAYERS: ClassVar[int] = 4
     MAX_PLAYERS: ClassVar[int] = 9
-    OPTIONS: ClassVar[dict] = {
-        "type": "object",
-        "properties": {
-            "first_captain": {"type": "string", "minLength": 1, "maxLength": 20, "default": "random"},
-            "rounds": {"enum": ["five", "players"], "default": "five"},
-            "themes": {"enum": list(THEME_LANGS), "default": "ja"},
-        },
-        "additionalProperties": False,
-    }
+    OPTIONS: ClassVar[dict] = schema.options(
+        first_captain={"type": "string", "minLength": 1, "maxLength": 20, "default": "random"},
+        rounds={"enum": ["five", "players"], "default": "five"},
+        themes={"enum": list(THEME_LANGS), "default": "ja"},
+    )
     STALE_FIELD: ClassVar[str] = "round"
     MOVES: ClassVar[dict[str, Move]] = {
         "choose": _move("choose", "_do_choose",
@@ -278,12 +274,6 @@ class TopTen(Game):
         "theme", "theme_index", "numbers", "undealt", "answerers", "answers", "answer_order",
         "pending", "reveals", "history", "rating", "last_event", "event_n", "version",
     )  # fmt: skip
-
-    def __init__(self) -> None:
-        """An empty game; call :meth:`setup` (or use :meth:`from_dict`) before anything else."""
-        super().__init__()
-        self._rng: random.Random | None = None
-        self._reset()
 
     def _reset(self) -> None:
         self.players: list[str] = []
@@ -362,10 +352,6 @@ class TopTen(Game):
 
     # --- the engine interface ----------------------------------------------------------------
 
-    @property
-    def over(self) -> bool:
-        """True once the game has ended (after the last round, or lost)."""
-        return self.phase == "over"
 
     @property
     def poops(self) -> int:

@@ -181,22 +181,18 @@ class WordBasket(Game):
     KEY: ClassVar[str] = "word_basket"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 8
-    OPTIONS: ClassVar[dict] = {
-        "type": "object",
-        "properties": {
-            "word_mode": {"enum": list(WORD_MODES), "default": "vote"},
-            "handicaps": {
-                "type": "object",
-                "propertyNames": schema.SEAT_KEY,
-                "additionalProperties": {"enum": list(HANDICAPS)},
-                "maxProperties": 64,
-                "default": {},
-            },
-            "reach_window": {"type": "number", "minimum": 1, "maximum": 30, "default": 5},
-            "vote_seconds": {"type": "number", "minimum": 5, "maximum": 120, "default": 20},
+    OPTIONS: ClassVar[dict] = schema.options(
+        word_mode={"enum": list(WORD_MODES), "default": "vote"},
+        handicaps={
+            "type": "object",
+            "propertyNames": schema.SEAT_KEY,
+            "additionalProperties": {"enum": list(HANDICAPS)},
+            "maxProperties": 64,
+            "default": {},
         },
-        "additionalProperties": False,
-    }
+        reach_window={"type": "number", "minimum": 1, "maximum": 30, "default": 5},
+        vote_seconds={"type": "number", "minimum": 5, "maximum": 120, "default": 20},
+    )
     MOVES: ClassVar[dict[str, Move]] = {
         "play": Move(_schema("play", {"field": _SERIAL, "card": _CARD_ID, "word": _TEXT},
                              {"reading": _TEXT, "reach": {"type": "boolean"}}), "_do_play"),
@@ -304,10 +300,6 @@ class WordBasket(Game):
 
     # --- the engine interface ----------------------------------------------------------------
 
-    @property
-    def over(self) -> bool:
-        """True once a player has won."""
-        return self.phase == "over"
 
     @property
     def stage(self) -> str:

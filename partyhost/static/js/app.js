@@ -45,7 +45,14 @@ const PH = (() => {
       reconnectionDelayMax: 3000,
     });
     socket.on("connect", () => fire("conn", true));
-    socket.on("disconnect", () => fire("conn", false));
+    socket.on("disconnect", () => {
+      /* an answer lost with the connection never comes: every request still waiting is
+         answered "offline" (no toast: the badge says so), so no button stays held */
+      for (const [id, resolve] of pending) resolve({ id, ok: false, code: "offline" });
+      pending.clear();
+      forgetEvents();
+      fire("conn", false);
+    });
     socket.on("welcome", (w) => {
       if (w.token) store.set("token", w.token);
       if (role === "phone" && w.reason === "unknown_token") store.set("token", null);
@@ -55,7 +62,10 @@ const PH = (() => {
     socket.on("state", (s) => {
       s.receivedAt = Date.now(); /* wall clock: it keeps running while a phone sleeps */
       last = s;
-      fire("state", s);
+      if (firstSerial === null) firstSerial = s.party.serial;
+      const due = afterState.splice(0);
+      draw(s);
+      due.forEach((fn) => fn());
     });
     socket.on("result", (r) => {
       const p = pending.get(r.id);
@@ -85,6 +95,9 @@ const PH = (() => {
     return socket;
   }
 
+  /* How long a request waits for its answer (ms) before it counts as unanswered. Answers come
+     in milliseconds; only a dropped message waits this long. */
+  const ANSWER_WAIT_MS = 8000;
   function send(kind, payload) {
     const msg = Object.assign({ id: uid() }, payload || {});
     /* Never queue a tap while offline: the client would send it on reconnect, seconds later,
@@ -95,7 +108,16 @@ const PH = (() => {
       return Promise.resolve({ id: msg.id, ok: false, code: "offline" });
     }
     return new Promise((resolve) => {
-      pending.set(msg.id, resolve);
+      /* Every request settles: a message the server dropped unanswered (over the per-phone rate
+         limit, or lost with a dying connection) is given up after ANSWER_WAIT_MS, so no button
+         stays held by it. */
+      const timer = setTimeout(() => {
+        if (pending.get(msg.id) !== settle) return;
+        pending.delete(msg.id);
+        resolve({ id: msg.id, ok: false, code: "no_answer" });
+      }, ANSWER_WAIT_MS);
+      const settle = (r) => { clearTimeout(timer); resolve(r); };
+      pending.set(msg.id, settle);
       socket.emit(kind, msg);
     });
   }
@@ -122,22 +144,18 @@ const PH = (() => {
     document.documentElement.lang = next;
     if (socket && socket.connected) socket.emit("lang", { id: uid(), lang: next });
     fire("lang", next);
-    if (last) fire("state", last);
+    if (last) draw(last);
   }
 
-  /* Draw the last state again (a lock that ran out, a countdown). */
-  function refresh() { if (last) fire("state", last); }
-
-  /* Countdowns: any element with data-deadline (server game-clock seconds) shows the seconds
-     left, from the state's "now" plus the local time since that state arrived. */
-  setInterval(() => {
-    if (!last) return;
-    const now = serverNow();
-    document.querySelectorAll("[data-deadline]").forEach((el) => {
-      const left = Math.max(0, Math.ceil(Number(el.dataset.deadline) - now));
-      el.textContent = t(el.dataset.label || "mind.vote_left", { seconds: left });
-    });
-  }, 250);
+  /* Draw the last state again (a lock that ran out, a tap that changed what a screen shows). */
+  function refresh() { if (last) draw(last); }
+  /* Every drawing of a state goes through here: the pages draw it, then the buttons of requests
+     still on their way are held again (see guard). */
+  function draw(s) {
+    fire("state", s);
+    holdFlights();
+    carried = [];
+  }
 
   let toastTimer = null;
   function toast(text, isError) {
@@ -236,11 +254,10 @@ const PH = (() => {
      pressed, so a double press sends once), kick, promote, game choice, the QR address. */
   function wireHost(root, s) {
     root.querySelectorAll("[data-host]").forEach((b) => {
-      b.onclick = () => {
-        if (b.dataset.host === "end" && !s.party.over && !confirm(t("host.end_confirm"))) return;
-        b.disabled = true; /* a double click must not send twice; the next state redraws it */
-        PH.host(b.dataset.host).then((r) => { if (!r.ok) b.disabled = false; });
-      };
+      guard(b, () => {
+        if (b.dataset.host === "end" && !s.party.over && !confirm(t("host.end_confirm"))) return null;
+        return PH.host(b.dataset.host);
+      }, { key: "host:" + b.dataset.host });
     });
     root.querySelectorAll("[data-kick]").forEach((b) => {
       b.onclick = () => {
@@ -275,6 +292,337 @@ const PH = (() => {
     });
   }
 
+  /* ===========================================================================================
+   * The kit: what every game's screens are made of. A game script keeps its own drawing; these
+   * do the rest the same way for every game.
+   *   mount, patch — draw a screen and its parts without losing focus, typed text or a pressed button
+   *   react        — run something (a sound, a vibration) once per new game event
+   *   guard        — a button, or a group of buttons, that sends one request per tap, never two
+   *   countdown    — a live "12 s left" element
+   *   voteBox      — the one table vote (Word Basket's challenge, Diabolo's unknown word)
+   * =========================================================================================== */
+
+  /* ---------- drawing ---------- */
+
+  /* What the kit last drew into an element: {html} (patch) or {key, lang} (mount). */
+  const drawn = new WeakMap();
+  const FIELDS = "input, textarea, select";
+  const fieldName = (f) => f.getAttribute("name") || f.id || f.getAttribute("data-testid") || "";
+
+  /* Typed fields that a language switch's rebuild took away with the part they were in: the field
+     of the same name drawn next, in this same drawing, gets them back (a form mounted in a part). */
+  let carried = [];
+
+  /* Replace el's content with html. What the person typed into a field, and the field they were
+     in (with the caret), is carried over to the field of the same name (name, id or data-testid)
+     in the new content. Returns what found no field there. */
+  function replaceKeeping(el, html) {
+    const active = document.activeElement;
+    const kept = [];
+    el.querySelectorAll(FIELDS).forEach((f) => {
+      const name = fieldName(f);
+      if (!name) return;
+      const check = f.type === "checkbox" || f.type === "radio";
+      const typed = f.tagName !== "SELECT" && (check ? f.checked !== f.defaultChecked : f.value !== f.defaultValue);
+      if (!typed && f !== active) return;
+      let start = null, end = null;
+      try { start = f.selectionStart; end = f.selectionEnd; } catch (e) { /* not a text field */ }
+      kept.push({ name, typed, check, value: f.value, checked: f.checked, focused: f === active, start, end });
+    });
+    el.innerHTML = html;
+    return restore(el, kept);
+  }
+  /* Put kept fields back into the fields of the same name in el; returns those not found. */
+  function restore(el, kept) {
+    if (!kept.length) return kept;
+    const fresh = [...el.querySelectorAll(FIELDS)];
+    return kept.filter((k) => {
+      const f = fresh.find((x) => fieldName(x) === k.name);
+      if (!f) return true;
+      if (k.typed) { if (k.check) f.checked = k.checked; else f.value = k.value; }
+      if (k.focused && !f.disabled) {
+        f.focus({ preventScroll: true });
+        try { if (k.start != null) f.setSelectionRange(k.start, k.end); } catch (e) { /* not a text field */ }
+      }
+      return false;
+    });
+  }
+
+  /* After the kit drew into el: countdowns show their time at once, vote boxes are wired. */
+  function settle(el) {
+    tick(el);
+    wireVotes(el);
+  }
+
+  /**
+   * A screen built by {@link mount}: its root element and its named parts.
+   * @typedef {object} Screen
+   * @property {Element} el - the skeleton's first element
+   * @property {boolean} fresh - true when this call (re)built the skeleton
+   * @property {function(string): ?Element} part - the element marked `data-part="<name>"`
+   * @property {function(string, string, function(Element)=): boolean} draw -
+   *   `draw(name, html, wire)` is {@link patch} on that part
+   */
+
+  /**
+   * Build a screen's skeleton into `root` once per `key`, then leave it alone.
+   *
+   * Use it for whatever holds a text field or a form: the skeleton (and the field, its text, its
+   * caret, an IME conversion under way) survives every later state; only its parts are redrawn,
+   * with {@link patch}. A new `key` (another game, a new round, another mode) builds it afresh,
+   * empty. A language switch builds it again in the new language and carries over what was typed
+   * and which field had the focus (fields are matched by name, id or data-testid).
+   *
+   * @param {Element} root - the element to draw into (e.g. the game root the page hands over)
+   * @param {string} key - what this skeleton is for; the same key keeps it
+   * @param {string} html - the skeleton; mark the parts to redraw with `data-part="<name>"`
+   * @param {function(Element)=} build - called once per build with the skeleton's first element:
+   *   add the listeners of the fields and buttons that live in the skeleton here
+   * @returns {Screen}
+   */
+  function mount(root, key, html, build) {
+    const had = drawn.get(root);
+    const same = !!(had && had.key === key && root.firstChild);
+    const fresh = !same || had.lang !== lang;
+    if (fresh) {
+      if (same) carried = carried.concat(replaceKeeping(root, html)); /* only the language changed: keep what was typed */
+      else {
+        root.innerHTML = html;
+        carried = restore(root, carried);
+      }
+      drawn.set(root, { key, lang });
+      settle(root);
+      if (build) build(root.firstElementChild || root);
+    }
+    const part = (name) => root.querySelector(`[data-part="${name}"]`);
+    return { el: root.firstElementChild, fresh, part, draw: (name, html2, wire) => patch(part(name), html2, wire) };
+  }
+
+  /**
+   * Draw `html` into `el`, only when it differs from what the kit last drew there.
+   *
+   * Guarantees: an unchanged part is not touched (focus, typed text, a running animation, a
+   * finger on a button all survive a state that did not change it); a changed part keeps the text
+   * typed into its fields and the focused field (see {@link mount}); countdowns in it show their
+   * time at once; vote boxes in it are wired; then `wire(el)` runs, once for this drawing — wire
+   * the new buttons there (with {@link guard} where a tap sends).
+   *
+   * @param {?Element} el - the element (nothing happens when it is missing)
+   * @param {string} html - its new content
+   * @param {function(Element)=} wire - called with `el` after each drawing
+   * @returns {boolean} whether it drew
+   */
+  function patch(el, html, wire) {
+    if (!el) return false;
+    const had = drawn.get(el);
+    if (had && had.html === html && (el.firstChild || !html)) return false;
+    replaceKeeping(el, html);
+    carried = restore(el, carried);
+    drawn.set(el, { html });
+    settle(el);
+    if (wire) wire(el);
+    return true;
+  }
+
+  /* ---------- once per event ---------- */
+
+  const reactions = new Map(); /* scope → {serial, n}: the newest event a reaction has seen */
+  let firstSerial = null; /* the game serial of the first state since the page (re)connected */
+  /* A reconnect is a fresh look: nothing that happened while the page was away is reacted to. */
+  function forgetEvents() { reactions.clear(); firstSerial = null; }
+
+  /**
+   * Run `fn` once for each game event newer than the last one this `scope` has seen.
+   *
+   * Events are the game's own records with a serial `n` (`last_event`, `event` or a list of
+   * `events`). Guarantees: each event is reacted to at most once per scope, however often the
+   * state is drawn again (a redraw, a language switch, a reconnect's full state); a page that opens
+   * (or reconnects) onto a game under way reacts only to what happens from then on; a page that
+   * watched a game start reacts to its first events too; a new game (a new `party.serial`) starts
+   * over.
+   *
+   * @param {string} scope - names this reaction, e.g. "the_mind.tv"; one memory per scope
+   * @param {object} s - the state being drawn (its `party.serial` tells the games apart)
+   * @param {?(object|object[])} events - the newest event, or a list of events, or nothing
+   * @param {function(object): void} fn - called with each new event, oldest first
+   * @returns {number} how many events it reacted to
+   */
+  function react(scope, s, events, fn) {
+    const list = (Array.isArray(events) ? events : events ? [events] : [])
+      .filter((e) => e && typeof e.n === "number").sort((a, b) => a.n - b.n);
+    const serial = s && s.party ? s.party.serial : 0;
+    let seen = reactions.get(scope);
+    if (!seen || seen.serial !== serial) {
+      const newest = list.length ? list[list.length - 1].n : 0;
+      seen = { serial, n: !seen && serial === firstSerial ? newest : 0 };
+      reactions.set(scope, seen);
+    }
+    let count = 0;
+    for (const e of list) {
+      if (e.n <= seen.n) continue;
+      seen.n = e.n; /* before fn: a redraw from inside fn cannot react again */
+      count += 1;
+      fn(e);
+    }
+    return count;
+  }
+
+  /* ---------- one request per tap ---------- */
+
+  /* key → [groups]: requests on their way, and the button groups held for each */
+  const flights = new Map();
+  const afterState = []; /* run after the next state from the server has been drawn */
+  let flightCount = 0;
+  let refreshQueued = false;
+  function holdGroup(group) { group.buttons.forEach((b) => { b.disabled = true; }); }
+  function holdFlights() { for (const groups of flights.values()) groups.forEach(holdGroup); }
+  function land(key) {
+    const groups = flights.get(key);
+    if (!groups) return;
+    flights.delete(key);
+    for (const g of groups) g.buttons.forEach((b, i) => { b.disabled = g.drawnDisabled[i]; });
+    /* a screen that sets its buttons itself on each drawing sets them again */
+    if (!refreshQueued) { refreshQueued = true; queueMicrotask(() => { refreshQueued = false; refresh(); }); }
+  }
+  const SETTLE_MS = 1500; /* a success whose state never comes (nothing changed) releases after this */
+
+  /**
+   * Make a button, or a group of buttons, send one request per tap.
+   *
+   * A tap calls `send(button)`; when it returns a request (a promise of the server's answer, as
+   * `PH.act`, `PH.hostAct`, `PH.host` and `PH.send` do), every button of the group is disabled at
+   * once. A refusal (or a lost connection) enables them again as they were drawn; on success they
+   * stay disabled until the next state has been drawn (which usually redraws them), so a double tap
+   * sends once. While the request is on its way the group stays disabled through every redraw, and
+   * with a `key`, a group drawn anew under the same key is disabled too (e.g. the ballots of one
+   * vote, redrawn by someone else's ballot).
+   *
+   * @param {Element|Iterable<Element>} buttons - the group (missing elements are skipped)
+   * @param {function(Element): ?Promise<object>} send - sends for the tapped button; return
+   *   null/undefined to send nothing (a confirm() said no, nothing to send yet)
+   * @param {{key?: string}=} opts - `key`: a name shared by the groups of one request
+   * @returns {function(Element=): Promise<?object>} `run(button)`: the same as a tap on `button`
+   *   (for Enter in a field); resolves with the answer, or null when nothing was sent
+   */
+  function guard(buttons, send, opts) {
+    const list = buttons instanceof Element ? [buttons] : [...(buttons || [])].filter(Boolean);
+    const group = { buttons: list, drawnDisabled: list.map((b) => b.disabled) };
+    const key = opts && opts.key != null ? "k:" + opts.key : "g:" + (++flightCount);
+    if (flights.has(key)) { flights.get(key).push(group); holdGroup(group); }
+    const run = (button) => {
+      if (flights.has(key)) return Promise.resolve(null);
+      const request = send(button || list[0]);
+      if (!request || typeof request.then !== "function") return Promise.resolve(null);
+      flights.set(key, [group]);
+      holdGroup(group);
+      return request.then((r) => {
+        if (r && r.ok) {
+          const timer = setTimeout(() => land(key), SETTLE_MS);
+          afterState.push(() => { clearTimeout(timer); land(key); });
+        } else land(key);
+        return r;
+      });
+    };
+    list.forEach((b) => {
+      b.onclick = (e) => {
+        if (e) e.preventDefault(); /* a submit button: the guard sends, not the form */
+        run(b);
+      };
+    });
+    return run;
+  }
+
+  /* ---------- countdowns ---------- */
+
+  /* Fill every countdown in scope (the page by default) with the seconds left. */
+  function tick(scope) {
+    if (!last) return;
+    const now = serverNow();
+    (scope || document).querySelectorAll("[data-deadline]").forEach((el) => {
+      const left = Math.max(0, Math.ceil(Number(el.dataset.deadline) - now));
+      const text = t(el.dataset.label || "common.seconds_left", { seconds: left });
+      if (el.textContent !== text) el.textContent = text;
+    });
+  }
+  setInterval(() => tick(), 250);
+
+  /**
+   * A countdown element: the seconds left until `deadline`, kept up to date four times a second
+   * from the server's clock (so a phone that slept catches up when it wakes).
+   *
+   * Its HTML does not change while it counts (the text is filled in after drawing), so a part
+   * holding it is not redrawn each second by {@link patch}.
+   *
+   * @param {?number} deadline - server game-clock seconds; nothing is drawn when it is null
+   * @param {{label?: string, testid?: string, cls?: string}=} opts - `label`: a catalogue key
+   *   with `{seconds}` (default `common.seconds_left`: "残り{seconds}秒"); `testid`; `cls`: more
+   *   classes (the element always has class `cd`)
+   * @returns {string} HTML of one `<span>`
+   */
+  function countdown(deadline, opts) {
+    if (deadline == null) return "";
+    const o = opts || {};
+    return `<span class="cd${o.cls ? " " + esc(o.cls) : ""}" data-deadline="${Number(deadline)}"${o.label ? ` data-label="${esc(o.label)}"` : ""}${
+      o.testid ? ` data-testid="${esc(o.testid)}"` : ""}></span>`;
+  }
+
+  /* ---------- the table vote ---------- */
+
+  /**
+   * The one table-vote box (a `TableVote` view: `id`, `subject`, `voters`, `ballots`, `count`,
+   * `closes`, `decided`): the game's subject line, the tally, a countdown, this phone's ballots
+   * (when it may vote) and the host's overrule.
+   *
+   * The vote id is baked into the box: a ballot sends `{type: "vote", vote: id, ballot}` and an
+   * overrule `overrule {vote: id, outcome}` for the vote that was drawn, never a later one. Both
+   * button pairs are guarded ({@link guard}): disabled from the tap until the answer. Drawn with
+   * {@link patch} or {@link mount}, it is wired by itself. The chosen ballot is marked with ✓ and
+   * aria-pressed, not by colour alone.
+   *
+   * Test ids: `vote`, `tally-accept`, `tally-reject`, `vote-countdown`, `ballot-accept`,
+   * `ballot-reject`, `overrule-accept`, `overrule-reject`.
+   *
+   * @param {object} s - the state (for this seat and host powers)
+   * @param {?object} v - the game's vote view; nothing is drawn when it is null
+   * @param {{subject: string, mode?: string, cls?: string}} opts - `subject`: HTML of what is
+   *   voted on (the game's words); `mode`: "phone" (ballots for a voter, the host's overrule),
+   *   "tv" (the host's overrule) or "watch" (nothing to press); `cls`: the game's own class
+   * @returns {string} HTML
+   */
+  function voteBox(s, v, opts) {
+    if (!v) return "";
+    const o = opts || {};
+    const mode = o.mode || "tv";
+    const me = s.me && s.me.seat;
+    const c = v.count || { accept: 0, reject: 0, waiting: 0 };
+    const open = v.decided == null;
+    const mine = (v.ballots || {})[me];
+    const voter = mode === "phone" && open && (v.voters || []).includes(me);
+    const ballot = (b) => `<button class="${b === "accept" ? "yes" : "no"}${mine === b ? " on" : ""}" data-ballot="${b}"
+        data-testid="ballot-${b}" aria-pressed="${mine === b}">${mine === b ? "✓ " : ""}${esc(t("vote." + b))}</button>`;
+    const overrule = (b) => `<button class="small" data-overrule="${b}" data-testid="overrule-${b}"
+        aria-label="${esc(t("vote.overrule") + " " + t("vote." + b))}">${esc(t("vote." + b))}</button>`;
+    return `<div class="vote-box${o.cls ? " " + esc(o.cls) : ""}" data-testid="vote" data-vote-id="${Number(v.id)}">
+      ${o.subject || ""}
+      <p class="tally"><span class="yes">${esc(t("vote.accept"))} <b data-testid="tally-accept">${c.accept}</b></span>
+        <span class="no">${esc(t("vote.reject"))} <b data-testid="tally-reject">${c.reject}</b></span>
+        <span class="wait">${esc(t("vote.waiting", { count: c.waiting }))}</span>
+        ${open ? countdown(v.closes, { testid: "vote-countdown" }) : ""}</p>
+      ${voter ? `<div class="ballot">${ballot("accept")}${ballot("reject")}</div>` : ""}
+      ${mode === "phone" && v.subject && v.subject.seat === me ? `<p class="small yours">${esc(t("vote.yours"))}</p>` : ""}
+      ${mode !== "watch" && s.host && open ? `<div class="overrule"><span>${esc(t("vote.overrule"))}</span>${overrule("accept")}${overrule("reject")}</div>` : ""}
+    </div>`;
+  }
+
+  /* Wire the vote boxes drawn into el: ballots and overrules name the vote they were drawn for. */
+  function wireVotes(el) {
+    el.querySelectorAll("[data-vote-id]").forEach((box) => {
+      const id = Number(box.dataset.voteId);
+      guard(box.querySelectorAll("[data-ballot]"), (b) => PH.act({ type: "vote", vote: id, ballot: b.dataset.ballot }), { key: "ballot:" + id });
+      guard(box.querySelectorAll("[data-overrule]"), (b) => PH.hostAct("overrule", { vote: id, outcome: b.dataset.overrule }), { key: "overrule:" + id });
+    });
+  }
+
   function connBadge(ok) {
     document.querySelectorAll(".conn").forEach((el) => {
       el.textContent = ok ? "●" : t("conn.offline");
@@ -287,6 +635,7 @@ const PH = (() => {
   return {
     t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, refresh, pausedHtml, wireHost,
     lobbyOptions, setOptions, hostAct,
+    mount, patch, react, guard, countdown, voteBox,
     langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },
     get connected() { return !!(socket && socket.connected); }, serverNow,
     games: {},

@@ -1,28 +1,18 @@
 /* Decrypto: lobby (teams), phone and TV renderers of the views partyhost/games/decrypto.py
  * computes. Rules live on the server; this file only draws and sends taps.
- * Redraws never rebuild an element that holds typed text: each part of the page is replaced
- * only when its HTML changed, and the two text forms (clues, keyword guesses) are built once
- * per round and then only updated around the inputs. */
+ * Redraws never rebuild an element that holds typed text: each part of the page is drawn with the
+ * kit's patch (replaced only when its HTML changed), and the two text forms (clues, keyword
+ * guesses) are mounted once per round and then only updated around the inputs. */
 "use strict";
 
 (() => {
   const { t, esc } = PH;
   const TEAMS = ["white", "black"];
-  const teamName = (team) => t("dc.team." + team);
+  const teamName = (team) => t("decrypto.team." + team);
   const name = (s, seat) => PH.nameOf(s, seat);
-  const names = (s, seats) => seats.map((x) => name(s, x)).join(t("dc.sep.names"));
-  const list = (items) => items.join(t("dc.sep.list"));
+  const names = (s, seats) => seats.map((x) => name(s, x)).join(t("decrypto.sep.names"));
+  const list = (items) => items.join(t("decrypto.sep.list"));
   const codeText = (code) => (code || []).map((d) => d || "?").join("-");
-
-  /* Replace an element's content only when the HTML differs (keeps focus, animations, typed text). */
-  const drawn = new WeakMap();
-  function setHtml(el, html) {
-    /* (a host of ours may have emptied the element meanwhile: then draw again) */
-    if (!el || (drawn.get(el) === html && (el.firstChild || !html))) return false;
-    drawn.set(el, html);
-    el.innerHTML = html;
-    return true;
-  }
 
   /* ---------------- lobby: teams, timer, keyword language ---------------- */
 
@@ -50,20 +40,24 @@
         <h3>${esc(teamName(team))} <small>${teams[team].length}</small></h3>
         <ul>${teams[team].map((seat) => `<li>${s.host
           ? `<button class="dc-move" data-move="${esc(seat)}" data-testid="move-${esc(seat)}">${esc(name(s, seat))} <i>${team === "white" ? "→" : "←"}</i></button>`
-          : esc(name(s, seat))}${TEAMS.includes(opts.teams[seat]) ? "" : ` <span class="auto">${esc(t("dc.lobby.auto"))}</span>`}</li>`).join("")}</ul></div>`;
+          : esc(name(s, seat))}${TEAMS.includes(opts.teams[seat]) ? "" : ` <span class="auto">${esc(t("decrypto.lobby.auto"))}</span>`}</li>`).join("")}</ul></div>`;
     const html = `<div class="dc-lobby">
-      <h2>${esc(t("dc.lobby.teams"))}</h2>
-      <p class="small">${esc(t(three ? "dc.lobby.three" : s.host ? "dc.lobby.hint_host" : "dc.lobby.hint"))}</p>
+      <h2>${esc(t("decrypto.lobby.teams"))}</h2>
+      <p class="small">${esc(t(three ? "decrypto.lobby.three" : s.host ? "decrypto.lobby.hint_host" : "decrypto.lobby.hint"))}</p>
       <div class="dc-lobby-teams">${col("white")}${col("black")}</div>
-      ${s.host ? `<div class="row"><button data-testid="shuffle-teams" data-shuffle="1">${esc(t("dc.lobby.shuffle"))}</button></div>` : ""}
+      ${s.host ? `<div class="row"><button data-testid="shuffle-teams" data-shuffle="1">${esc(t("decrypto.lobby.shuffle"))}</button></div>` : ""}
       <div class="dc-lobby-opts">
-        <label><input type="checkbox" data-testid="dc-timer" data-opt="timer" ${opts.timer ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("dc.lobby.timer"))}</label>
-        <label>${esc(t("dc.lobby.lang"))}
+        <label><input type="checkbox" data-testid="dc-timer" data-opt="timer" ${opts.timer ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("decrypto.lobby.timer"))}</label>
+        <label>${esc(t("decrypto.lobby.lang"))}
           <select data-testid="dc-lang" data-opt="lang" ${s.host ? "" : "disabled"}>
-            ${["ja", "en"].map((l) => `<option value="${l}" ${opts.lang === l ? "selected" : ""}>${esc(t("dc.lang." + l))}</option>`).join("")}
+            ${["ja", "en"].map((l) => `<option value="${l}" ${opts.lang === l ? "selected" : ""}>${esc(t("decrypto.lang." + l))}</option>`).join("")}
           </select></label>
       </div></div>`;
-    if (!setHtml(root, html) || !s.host) return;
+    if (s.host) PH.patch(root, html, wireLobby);
+    else PH.patch(root, html);
+  }
+  /* The host's lobby controls: each change is made to the options as they are when it is made. */
+  function wireLobby(root) {
     const save = (change) => {
       const next = lobbyOptions(PH.last);
       change(next);
@@ -100,17 +94,17 @@
     const tk = g.tokens[team];
     const dots = (n, cls) => [0, 1].map((i) => `<i class="tok ${cls} ${i < n ? "on" : ""}"></i>`).join("");
     if (g.variant === "three") {
-      if (g.encrypting.includes(team)) return `<span class="toks" title="${esc(t("dc.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span>`;
-      return `<span class="toks" data-testid="tokens-${team}" title="${esc(t("dc.tokens"))}">${dots(tk.interceptions, "int")}<b>${tk.interceptions}</b></span>`;
+      if (g.encrypting.includes(team)) return `<span class="toks" title="${esc(t("decrypto.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span>`;
+      return `<span class="toks" data-testid="tokens-${team}" title="${esc(t("decrypto.tokens"))}">${dots(tk.interceptions, "int")}<b>${tk.interceptions}</b></span>`;
     }
     return `<span class="toks" data-testid="tokens-${team}">
-      <span title="${esc(t("dc.interceptions"))}">${dots(tk.interceptions, "int")}</span>
-      <span title="${esc(t("dc.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span></span>`;
+      <span title="${esc(t("decrypto.interceptions"))}">${dots(tk.interceptions, "int")}</span>
+      <span title="${esc(t("decrypto.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span></span>`;
   }
 
   function statusHtml(s, g, mine) {
     const teamBox = (team) => {
-      const role = g.variant === "three" && !g.encrypting.includes(team) ? t("dc.interceptor_side") : "";
+      const role = g.variant === "three" && !g.encrypting.includes(team) ? t("decrypto.interceptor_side") : "";
       return `<div class="dc-team team-${team} ${g.active === team && (g.phase === "guess" || g.phase === "reveal") ? "up" : ""} ${mine === team ? "mine" : ""}">
         <span class="tname">${esc(teamName(team))}${role ? ` <small>${esc(role)}</small>` : ""}</span>
         <span class="tmembers">${esc(names(s, g.teams[team]))}</span>
@@ -118,8 +112,8 @@
     };
     return `<div class="dc-status">
       ${teamBox("white")}
-      <div class="dc-round" data-testid="dc-round">${esc(t("dc.round_of", { round: g.round, rounds: g.max_rounds }))}
-        <small>${esc(t("dc.legend"))}</small></div>
+      <div class="dc-round" data-testid="dc-round">${esc(t("decrypto.round_of", { round: g.round, rounds: g.max_rounds }))}
+        <small>${esc(t("decrypto.legend"))}</small></div>
       ${teamBox("black")}</div>`;
   }
 
@@ -132,18 +126,18 @@
     for (const e of entries) e.code.forEach((d, i) => cols[d - 1].push({ round: e.round, clue: e.clues[i] }));
     const codes = entries.map((e) => `<span class="${e.miscommunicated ? "mis" : ""} ${e.intercepted ? "int" : ""}">${e.round}: <b>${codeText(e.code)}</b></span>`).join("");
     return `<section class="dc-sheet team-${team} ${extraClass || ""}" data-testid="sheet-${team}">
-      <h3>${esc(t("dc.sheet_of", { team: teamName(team) }))}${mine ? ` <small>${esc(t("dc.sheet_yours"))}</small>` : ""}</h3>
+      <h3>${esc(t("decrypto.sheet_of", { team: teamName(team) }))}${mine ? ` <small>${esc(t("decrypto.sheet_yours"))}</small>` : ""}</h3>
       <div class="cols">${cols.map((c, i) => `<div class="col" data-testid="sheet-${team}-${i + 1}">
         <div class="kw"><b>${i + 1}</b>${keywords && keywords[i] ? `<span data-testid="sheet-kw-${i + 1}">${esc(keywords[i])}</span>` : ""}</div>
-        <ol>${c.map((x) => `<li><i>${x.round}</i>${x.clue ? esc(x.clue) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</li>`).join("")}</ol></div>`).join("")}</div>
-      ${codes ? `<p class="codes">${esc(t("dc.codes"))} ${codes}</p>` : ""}
+        <ol>${c.map((x) => `<li><i>${x.round}</i>${x.clue ? esc(x.clue) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</li>`).join("")}</ol></div>`).join("")}</div>
+      ${codes ? `<p class="codes">${esc(t("decrypto.codes"))} ${codes}</p>` : ""}
     </section>`;
   }
 
   function cluesHtml(g, big) {
     if (!g.clues) return "";
     return `<ol class="dc-clues ${big ? "big" : ""}" data-testid="clues">${g.clues.map((c, i) => `<li><span class="n">${i + 1}</span>
-      <span class="c">${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span></li>`).join("")}</ol>`;
+      <span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol>`;
   }
 
   function revealHtml(s, g, big) {
@@ -152,18 +146,18 @@
     const against = r.team === "white" ? "black" : "white";
     const mark = (ok) => (ok ? `<b class="ok">✔</b>` : `<b class="ng">✘</b>`);
     const rows = [];
-    if (r.intercept) rows.push(`<li class="step s1"><span>${esc(t("dc.reveal.intercept", { team: teamName(against) }))}</span>
+    if (r.intercept) rows.push(`<li class="step s1"><span>${esc(t("decrypto.reveal.intercept", { team: teamName(against) }))}</span>
       <span class="code">${codeText(r.intercept)}</span>${mark(r.intercepted)}
-      <em>${esc(t(r.intercepted ? "dc.reveal.intercepted" : "dc.reveal.missed"))}</em></li>`);
-    else rows.push(`<li class="step s1 none"><span>${esc(t("dc.reveal.no_intercept"))}</span></li>`);
-    rows.push(`<li class="step s2"><span>${esc(t("dc.reveal.decode", { team: teamName(r.team) }))}</span>
+      <em>${esc(t(r.intercepted ? "decrypto.reveal.intercepted" : "decrypto.reveal.missed"))}</em></li>`);
+    else rows.push(`<li class="step s1 none"><span>${esc(t("decrypto.reveal.no_intercept"))}</span></li>`);
+    rows.push(`<li class="step s2"><span>${esc(t("decrypto.reveal.decode", { team: teamName(r.team) }))}</span>
       <span class="code">${codeText(r.decode)}</span>${mark(!r.miscommunicated)}
-      <em>${esc(t(r.miscommunicated ? (g.variant === "three" ? "dc.reveal.mis_three" : "dc.reveal.mis") : "dc.reveal.decoded"))}</em></li>`);
-    rows.push(`<li class="step s3 answer"><span>${esc(t("dc.reveal.code", { name: name(s, r.encryptor) }))}</span>
+      <em>${esc(t(r.miscommunicated ? (g.variant === "three" ? "decrypto.reveal.mis_three" : "decrypto.reveal.mis") : "decrypto.reveal.decoded"))}</em></li>`);
+    rows.push(`<li class="step s3 answer"><span>${esc(t("decrypto.reveal.code", { name: name(s, r.encryptor) }))}</span>
       <span class="code" data-testid="reveal-code">${codeText(r.code)}</span></li>`);
-    const placed = r.clues.map((c, i) => `<li><b>${r.code[i]}</b> ${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</li>`).join("");
+    const placed = r.clues.map((c, i) => `<li><b>${r.code[i]}</b> ${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</li>`).join("");
     return `<div class="dc-reveal ${big ? "big" : ""}" data-testid="reveal">
-      <h3>${esc(t("dc.reveal.title", { team: teamName(r.team), round: r.round }))}</h3>
+      <h3>${esc(t("decrypto.reveal.title", { team: teamName(r.team), round: r.round }))}</h3>
       <ol class="steps">${rows.join("")}</ol>
       <ul class="placed">${placed}</ul></div>`;
   }
@@ -176,11 +170,11 @@
     if (r.reason === "keywords" || r.reason === "shared") Object.assign(p, r.correct || {});
     if (r.reason === "three_intercepted") p.name = names(s, g.teams[r.winner]);
     if (r.reason === "miscommunicated") p.loser = teamName(r.winner === "white" ? "black" : "white");
-    return t("dc.result." + r.reason, p);
+    return t("decrypto.result." + r.reason, p);
   }
   function resultHtml(s, g, big, beside) {
     const r = g.result;
-    const why = r.why ? t("dc.why." + r.why) : "";
+    const why = r.why ? t("decrypto.why." + r.why) : "";
     const kws = TEAMS.filter((team) => g.keywords[team] && g.keywords[team].length).map((team) => `
       <div class="dc-kwlist team-${team}"><h4>${esc(teamName(team))}</h4>
         <ol>${g.keywords[team].map((w) => `<li>${esc(w)}</li>`).join("")}</ol></div>`).join("");
@@ -197,36 +191,35 @@
     const roster = (s.party && s.party.roster) || [];
     const who = seats.map((x) => {
       const r = roster.find((e) => e.seat === x);
-      return r && !r.connected ? t("dc.offline", { name: name(s, x) }) : name(s, x);
-    }).join(t("dc.sep.names"));
-    return t("dc.wait.group_who", { what: t("dc.wait.group." + kind, { team: teamName(team) }), names: who });
+      return r && !r.connected ? t("decrypto.offline", { name: name(s, x) }) : name(s, x);
+    }).join(t("decrypto.sep.names"));
+    return t("decrypto.wait.group_who", { what: t("decrypto.wait.group." + kind, { team: teamName(team) }), names: who });
   }
 
   /* Whom the table waits for, in words. */
   function waitingText(s, g) {
     if (g.phase === "encrypt") {
       const left = g.encrypting.filter((team) => !g.submitted[team]);
-      return left.length ? t("dc.wait.clues", { names: list(left.map((team) => t("dc.who_team", { name: name(s, g.encryptors[team]), team: teamName(team) }))) }) : "";
+      return left.length ? t("decrypto.wait.clues", { names: list(left.map((team) => t("decrypto.who_team", { name: name(s, g.encryptors[team]), team: teamName(team) }))) }) : "";
     }
     if (g.phase === "guess") {
       const left = Object.entries(g.guessing).filter(([, x]) => !x.locked)
         .map(([kind, x]) => groupText(s, g, kind, x.team));
-      return left.length ? t("dc.wait.guess", { groups: list(left) }) : "";
+      return left.length ? t("decrypto.wait.guess", { groups: list(left) }) : "";
     }
     if (g.phase === "keywords" && g.tie) {
       const left = TEAMS.filter((team) => !g.tie.locked[team]).map(teamName);
-      return left.length ? t("dc.wait.kw", { teams: list(left) }) : "";
+      return left.length ? t("decrypto.wait.kw", { teams: list(left) }) : "";
     }
     if (g.phase === "judge" && g.tie) {
       const left = TEAMS.filter((team) => !g.tie.judged[team]).map(teamName);
-      return left.length ? t("dc.wait.judge", { teams: list(left) }) : "";
+      return left.length ? t("decrypto.wait.judge", { teams: list(left) }) : "";
     }
     return "";
   }
 
   function timerHtml(g) {
-    return g.deadline != null
-      ? `<span class="dc-timer" data-deadline="${g.deadline}" data-label="dc.timer_left" data-testid="dc-timer"></span>` : "";
+    return PH.countdown(g.deadline, { label: "decrypto.timer_left", cls: "dc-timer", testid: "dc-timer" });
   }
 
   /* ---------------- phone ---------------- */
@@ -253,21 +246,21 @@
     /* decoders see their own keywords on the number buttons; interceptors only the numbers */
     const labels = g.role === "decoder" && g.my_keywords.length === 4 ? g.my_keywords : null;
     const rows = g.clues.map((c, i) => `<div class="dc-pick-row">
-        <span class="clue"><span class="n">${i + 1}</span>${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span>
+        <span class="clue"><span class="n">${i + 1}</span>${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span>
         <span class="digits">${[1, 2, 3, 4].map((d) => `<button class="digit ${code[i] === d ? "on" : ""}" data-pick="${i}" data-digit="${d}"
           data-testid="pick-${i}-${d}" ${mine.locked ? "disabled" : ""}>${d}${labels ? `<small>${esc(labels[d - 1])}</small>` : ""}</button>`).join("")}</span></div>`).join("");
     const full = code.every((d) => d) && new Set(code).size === 3;
     /* the lone interceptor of the 3-player game has nobody to share the draft with */
     const alone = g.variant === "three" && !g.encrypting.includes(g.team);
-    const by = alone ? t("dc.draft_alone")
-      : mine.by ? t(mine.locked ? "dc.locked_by" : "dc.draft_by", { name: name(PH.last, mine.by) }) : t("dc.draft_shared");
+    const by = alone ? t("decrypto.draft_alone")
+      : mine.by ? t(mine.locked ? "decrypto.locked_by" : "decrypto.draft_by", { name: name(PH.last, mine.by) }) : t("decrypto.draft_shared");
     const kind = g.role === "interceptor" ? "intercept" : "decode";
     return `<div class="dc-guess ${kind}" data-testid="guess-panel">
-      <p class="dc-task">${esc(t("dc.task." + kind, { team: teamName(g.active) }))}</p>
+      <p class="dc-task">${esc(t("decrypto.task." + kind, { team: teamName(g.active) }))}</p>
       ${rows}
       <p class="small" data-testid="draft-by">${esc(by)}</p>
-      ${mine.locked ? `<p class="dc-locked" data-testid="locked">${esc(t("dc.locked", { code: codeText(code) }))}</p>`
-        : `<button class="primary big" data-lock="1" data-testid="lock" ${full ? "" : "disabled"}>${esc(t("dc.lock", { code: codeText(code) }))}</button>`}
+      ${mine.locked ? `<p class="dc-locked" data-testid="locked">${esc(t("decrypto.locked", { code: codeText(code) }))}</p>`
+        : `<button class="primary big" data-lock="1" data-testid="lock" ${full ? "" : "disabled"}>${esc(t("decrypto.lock", { code: codeText(code) }))}</button>`}
     </div>`;
   }
 
@@ -276,16 +269,16 @@
     const kws = g.my_keywords;
     const clues = (g.my_clues && g.my_clues.clues) || ["", "", ""];
     return `<div class="dc-enc" data-testid="encryptor">
-      <p class="dc-task">${esc(t("dc.task.encrypt"))}</p>
+      <p class="dc-task">${esc(t("decrypto.task.encrypt"))}</p>
       <div class="dc-code" data-testid="my-code">${code.map((d) => `<span>${d}</span>`).join("")}</div>
       <form class="dc-clue-form" autocomplete="off">
         ${code.map((d, i) => `<label class="dc-field"><span class="num">${d}</span><span class="kw">${esc(kws[d - 1])}</span>
           <input data-clue="${i}" data-testid="clue-${i}" maxlength="40" enterkeyhint="${i < 2 ? "next" : "done"}" autocomplete="off"
-            placeholder="${esc(t("dc.clue_placeholder", { n: i + 1 }))}" value="${esc(clues[i])}"></label>`).join("")}
-        <button type="button" class="primary big" data-send-clues="1" data-testid="send-clues">${esc(t("dc.send_clues"))}</button>
+            placeholder="${esc(t("decrypto.clue_placeholder", { n: i + 1 }))}" value="${esc(clues[i])}"></label>`).join("")}
+        <button type="button" class="primary big" data-send-clues="1" data-testid="send-clues">${esc(t("decrypto.send_clues"))}</button>
       </form>
-      <p class="dc-rules small">${esc(t("dc.clue_rules"))}</p>
-      <div class="dc-enc-status"></div></div>`;
+      <p class="dc-rules small">${esc(t("decrypto.clue_rules"))}</p>
+      <div class="dc-enc-status" data-part="status"></div></div>`;
   }
 
   /* Enter moves to the next field (never submits); an IME's Enter that confirms a conversion
@@ -321,25 +314,23 @@
     // never a page-reloading form submit (an inline onsubmit would be blocked by the pages' CSP)
     const form = main.querySelector(".dc-clue-form");
     if (form) form.addEventListener("submit", (e) => e.preventDefault());
-    const send = main.querySelector("[data-send-clues]");
-    send.onclick = () => {
+    PH.guard(main.querySelector("[data-send-clues]"), () => {
       clearTimeout(clueSave);
       clueSave = null;
-      send.disabled = true;
-      PH.act({ type: "clues", round, clues: values(), final: true }).then((r) => { if (!r.ok) send.disabled = false; });
-    };
+      return PH.act({ type: "clues", round, clues: values(), final: true });
+    });
   }
 
   function kwFormHtml(s, g) {
     const mine = g.my_kw;
     const other = g.team === "white" ? "black" : "white";
     return `<div class="dc-kwguess" data-testid="kw-form">
-      <p class="dc-task">${esc(t("dc.task.kw", { team: teamName(other) }))}</p>
-      <p class="small">${esc(t("dc.why." + (g.tie.why || "rounds")))} · ${esc(t("dc.kw_hint"))}</p>
+      <p class="dc-task">${esc(t("decrypto.task.kw", { team: teamName(other) }))}</p>
+      <p class="small">${esc(t("decrypto.why." + (g.tie.why || "rounds")))} · ${esc(t("decrypto.kw_hint"))}</p>
       ${[0, 1, 2, 3].map((i) => `<label class="dc-field"><span class="num">${i + 1}</span>
         <input data-kw="${i}" data-testid="kw-${i}" maxlength="40" autocomplete="off" value="${esc(mine.draft[i] || "")}"></label>`).join("")}
-      <button type="button" class="primary big" data-kw-lock="1" data-testid="kw-lock">${esc(t("dc.kw_lock"))}</button>
-      <p class="small dc-kw-by"></p></div>`;
+      <button type="button" class="primary big" data-kw-lock="1" data-testid="kw-lock">${esc(t("decrypto.kw_lock"))}</button>
+      <p class="small dc-kw-by" data-part="by"></p></div>`;
   }
 
   function wireKw(main) {
@@ -359,23 +350,21 @@
       }, 600);
     }));
     wireEnter(inputs);
-    const lock = main.querySelector("[data-kw-lock]");
-    lock.onclick = () => {
+    PH.guard(main.querySelector("[data-kw-lock]"), () => {
       clearTimeout(kwSave);
       kwSave = null;
-      lock.disabled = true;
-      PH.act({ type: "kw_guess", words: values(), final: true }).then((r) => { if (!r.ok) lock.disabled = false; });
-    };
+      return PH.act({ type: "kw_guess", words: values(), final: true });
+    });
   }
 
   function judgeHtml(s, g) {
     const j = g.my_judge;
     return `<div class="dc-judge" data-testid="judge">
-      <p class="dc-task">${esc(t("dc.task.judge"))}</p>
+      <p class="dc-task">${esc(t("decrypto.task.judge"))}</p>
       <ol>${g.my_keywords.map((w, i) => `<li><span class="kw">${esc(w)}</span><span class="guess">${j.guesses[i] ? esc(j.guesses[i]) : "—"}</span>
         ${j.exact[i] ? `<b class="ok">✔</b>` : !String(j.guesses[i] || "").trim() ? `<span></span>` : `<button class="small ${j.accepted[i] ? "on" : ""}" data-accept="${i + 1}" data-value="${j.accepted[i] ? 0 : 1}" ${j.done ? "disabled" : ""}
-          data-testid="accept-${i + 1}">${esc(t(j.accepted[i] ? "dc.accepted" : "dc.accept"))}</button>`}</li>`).join("")}</ol>
-      ${j.done ? `<p class="dc-locked">${esc(t("dc.judged"))}</p>` : `<button class="primary big" data-judged="1" data-testid="judged">${esc(t("dc.judge_done"))}</button>`}
+          data-testid="accept-${i + 1}">${esc(t(j.accepted[i] ? "decrypto.accepted" : "decrypto.accept"))}</button>`}</li>`).join("")}</ol>
+      ${j.done ? `<p class="dc-locked">${esc(t("decrypto.judged"))}</p>` : `<button class="primary big" data-judged="1" data-testid="judged">${esc(t("decrypto.judge_done"))}</button>`}
     </div>`;
   }
 
@@ -384,29 +373,20 @@
     let key = "plain";
     if (playing && g.phase === "encrypt" && g.role === "encryptor" && g.my_clues && !g.my_clues.final) key = `enc-${s.party.serial}-${g.round}`;
     else if (playing && g.phase === "keywords" && g.my_kw && !g.my_kw.words) key = `kw-${s.party.serial}`;
-    if (main.dataset.key !== key) {
-      main.dataset.key = key;
-      drawn.delete(main);
-      if (key.startsWith("enc-")) {
-        main.innerHTML = encryptorFormHtml(g);
-        wireEncryptor(main, g.round);
-      } else if (key.startsWith("kw-")) {
-        main.innerHTML = kwFormHtml(s, g);
-        wireKw(main);
-      }
-    }
+    /* the two forms are mounted once per round (a language switch keeps what was typed) */
     if (key.startsWith("enc-")) {
-      const left = waitingText(s, g);
-      setHtml(main.querySelector(".dc-enc-status"), `${timerHtml(g)}<p class="small">${esc(left)}</p>`);
+      const form = PH.mount(main, key, encryptorFormHtml(g), () => wireEncryptor(main, g.round));
+      form.draw("status", `${timerHtml(g)}<p class="small">${esc(waitingText(s, g))}</p>`);
       return;
     }
     if (key.startsWith("kw-")) {
+      const form = PH.mount(main, key, kwFormHtml(s, g), () => wireKw(main));
       /* a teammate's typing arrives here: fill the fields nobody is typing in on this phone */
       main.querySelectorAll("[data-kw]").forEach((input) => {
         const v = g.my_kw.draft[Number(input.dataset.kw)] || "";
         if (document.activeElement !== input && !kwSave && input.value !== v) input.value = v;
       });
-      setHtml(main.querySelector(".dc-kw-by"), esc(waitingText(s, g)));
+      form.draw("by", esc(waitingText(s, g)));
       return;
     }
     let body = "";
@@ -414,45 +394,45 @@
     if (g.phase === "over") {
       body = resultHtml(s, g, false) + revealHtml(s, g, false);
     } else if (!playing) {
-      body = `${g.phase === "guess" ? `<p class="dc-task">${esc(t("dc.clues_of", { team: teamName(g.active) }))}</p>${cluesHtml(g, false)}` : ""}
+      body = `${g.phase === "guess" ? `<p class="dc-task">${esc(t("decrypto.clues_of", { team: teamName(g.active) }))}</p>${cluesHtml(g, false)}` : ""}
         ${g.phase === "reveal" ? revealHtml(s, g, false) : ""}<p class="note">${esc(wait)}</p>`;
     } else if (g.phase === "encrypt") {
       if (g.role === "encryptor") {
-        body = `<div class="dc-enc done"><p class="dc-task">${esc(t("dc.sent"))}</p>
+        body = `<div class="dc-enc done"><p class="dc-task">${esc(t("decrypto.sent"))}</p>
           <div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
-          <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
+          <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
       } else {
-        body = `<p class="dc-task">${esc(t("dc.wait.encrypt_title"))}</p>`;
+        body = `<p class="dc-task">${esc(t("decrypto.wait.encrypt_title"))}</p>`;
       }
       body += `${timerHtml(g)}<p class="note" data-testid="waiting">${esc(wait)}</p>`;
     } else if (g.phase === "guess") {
-      body = `<p class="dc-task small">${esc(t("dc.clues_of", { team: teamName(g.active) }))} — ${esc(name(s, g.encryptors[g.active]))}</p>`;
+      body = `<p class="dc-task small">${esc(t("decrypto.clues_of", { team: teamName(g.active) }))} — ${esc(name(s, g.encryptors[g.active]))}</p>`;
       if (g.role === "decoder" || g.role === "interceptor") body += pickerHtml(g);
       else if (g.role === "encryptor") {
         body += `${cluesHtml(g, false)}<div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
-          <p class="note">${esc(t("dc.encryptor_waits"))}</p>`;
+          <p class="note">${esc(t("decrypto.encryptor_waits"))}</p>`;
       } else {
-        body += `${cluesHtml(g, false)}<p class="note">${esc(t(g.round < 2 ? "dc.no_intercept_round1" : "dc.wait.other"))}</p>`;
+        body += `${cluesHtml(g, false)}<p class="note">${esc(t(g.round < 2 ? "decrypto.no_intercept_round1" : "decrypto.wait.other"))}</p>`;
       }
       body += `<p class="note" data-testid="waiting">${esc(wait)}</p>`;
       if (g.my_code && g.my_clues && g.active !== g.team) body += myTurnLater(g);
     } else if (g.phase === "reveal") {
       body = `${revealHtml(s, g, false)}
-        <button class="primary big" data-next="1" data-testid="next">${esc(t("dc.next"))}</button>
-        <p class="small"><span data-deadline="${g.reveal_deadline}" data-label="dc.next_in"></span></p>`;
+        <button class="primary big" data-next="1" data-testid="next">${esc(t("decrypto.next"))}</button>
+        <p class="small">${PH.countdown(g.reveal_deadline, { label: "decrypto.next_in" })}</p>`;
     } else if (g.phase === "keywords") {
-      body = `<p class="dc-task">${esc(t("dc.kw_sent"))}</p><ol class="dc-clues">${(g.my_kw.words || []).map((w, i) => `<li><span class="n">${i + 1}</span><span class="c">${esc(w || "—")}</span></li>`).join("")}</ol>
+      body = `<p class="dc-task">${esc(t("decrypto.kw_sent"))}</p><ol class="dc-clues">${(g.my_kw.words || []).map((w, i) => `<li><span class="n">${i + 1}</span><span class="c">${esc(w || "—")}</span></li>`).join("")}</ol>
         <p class="note" data-testid="waiting">${esc(wait)}</p>`;
     } else if (g.phase === "judge") {
       body = judgeHtml(s, g) + `<p class="note" data-testid="waiting">${esc(wait)}</p>`;
     }
-    setHtml(main, body);
+    PH.patch(main, body, wireMain);
   }
 
   /* The encryptor whose clues come next keeps them (and the code) in view, still secret. */
   function myTurnLater(g) {
-    return `<div class="dc-later"><p class="small">${esc(t("dc.later"))}</p>
-      <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("dc.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
+    return `<div class="dc-later"><p class="small">${esc(t("decrypto.later"))}</p>
+      <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
   }
 
   function phoneSheets(s, g) {
@@ -467,74 +447,64 @@
       .map((team) => sheetHtml(g, team, team === mine ? g.my_keywords : g.keywords && g.keywords[team], team === mine ? "mine" : "")).join("");
   }
 
-  function onPhoneClick(e) {
-    const s = PH.last;
-    const g = s && s.game;
-    if (!g || g.game !== "decrypto") return;
-    const b = e.target.closest("button");
-    if (!b || b.disabled) return;
-    if (b.dataset.pick != null && g.my_guess) {
-      const code = guessCode(g).slice();
-      const i = Number(b.dataset.pick), d = Number(b.dataset.digit);
-      for (let k = 0; k < 3; k++) if (k !== i && code[k] === d) code[k] = 0; /* a digit once: it moves */
-      code[i] = code[i] === d ? 0 : d;
-      pending = { key: `${g.round}-${g.active}`, code, at: Date.now() };
-      /* index: the server changes only this row, so a teammate's tap in flight is kept */
-      PH.act({ type: "draft", round: g.round, team: g.active, code, index: i });
-      PH.refresh();
-      setTimeout(PH.refresh, PENDING_MS + 50);
-    } else if (b.dataset.lock) {
-      b.disabled = true;
-      PH.act({ type: "lock", round: g.round, team: g.active, code: guessCode(g) }).then((r) => { if (!r.ok) b.disabled = false; });
-    } else if (b.dataset.next) {
-      b.disabled = true;
-      PH.act({ type: "next", round: g.round, team: g.active });
-    } else if (b.dataset.accept) {
-      PH.act({ type: "accept", number: Number(b.dataset.accept), accept: b.dataset.value === "1" });
-    } else if (b.dataset.judged) {
-      b.disabled = true;
-      PH.act({ type: "judged" }).then((r) => { if (!r.ok) b.disabled = false; });
-    }
+  /* The buttons of the phone's main part, each time it is drawn. The game is read when a button is
+     tapped (PH.last), not when it was drawn. */
+  function wireMain(main) {
+    const now = () => PH.last.game;
+    main.querySelectorAll("[data-pick]").forEach((b) => {
+      /* digits are not guarded: fast taps build on each other (see guessCode) */
+      b.onclick = () => {
+        const g = now();
+        if (!g.my_guess) return;
+        const code = guessCode(g).slice();
+        const i = Number(b.dataset.pick), d = Number(b.dataset.digit);
+        for (let k = 0; k < 3; k++) if (k !== i && code[k] === d) code[k] = 0; /* a digit once: it moves */
+        code[i] = code[i] === d ? 0 : d;
+        pending = { key: `${g.round}-${g.active}`, code, at: Date.now() };
+        /* index: the server changes only this row, so a teammate's tap in flight is kept */
+        PH.act({ type: "draft", round: g.round, team: g.active, code, index: i });
+        PH.refresh();
+        setTimeout(PH.refresh, PENDING_MS + 50);
+      };
+    });
+    PH.guard(main.querySelector("[data-lock]"), () => {
+      const g = now();
+      return PH.act({ type: "lock", round: g.round, team: g.active, code: guessCode(g) });
+    }, { key: "decrypto-lock" });
+    PH.guard(main.querySelector("[data-next]"), () => PH.act({ type: "next", round: now().round, team: now().active }), { key: "decrypto-next" });
+    main.querySelectorAll("[data-accept]").forEach((b) => {
+      PH.guard(b, () => PH.act({ type: "accept", number: Number(b.dataset.accept), accept: b.dataset.value === "1" }), { key: "decrypto-accept:" + b.dataset.accept });
+    });
+    PH.guard(main.querySelector("[data-judged]"), () => PH.act({ type: "judged" }), { key: "decrypto-judged" });
   }
 
-  let lastPhoneEvent = null;
-  function feel(g) {
-    const e = g.event;
-    if (!e || lastPhoneEvent === e.n) return;
-    const first = lastPhoneEvent === null;
-    lastPhoneEvent = e.n;
-    if (first) return;
-    if (e.kind === "round" && g.role === "encryptor") PH.buzz([80, 60, 80]);
-    else if (e.kind === "clues_up" && (g.role === "decoder" || g.role === "interceptor")) PH.buzz(60);
-    else if (e.kind === "over") PH.buzz([50, 50, 50, 50, 150]);
+  function feel(g, s) {
+    PH.react("decrypto.phone", s, g.event, (e) => {
+      if (e.kind === "round" && g.role === "encryptor") PH.buzz([80, 60, 80]);
+      else if (e.kind === "clues_up" && (g.role === "decoder" || g.role === "interceptor")) PH.buzz(60);
+      else if (e.kind === "over") PH.buzz([50, 50, 50, 50, 150]);
+    });
   }
 
   function phone(root, s) {
     const g = s.game;
-    if (!root.querySelector(".dc.phone")) {
-      root.innerHTML = `<div class="dc phone"><div class="dc-head"></div><div class="dc-main"></div><div class="dc-sheets"></div></div>`;
-      root.querySelector(".dc.phone").addEventListener("click", onPhoneClick);
-    }
-    feel(g);
-    const badge = g.team ? `<p class="dc-me team-${g.team}" data-testid="my-team">${esc(g.variant === "three" && !g.encrypting.includes(g.team) ? t("dc.you_are_interceptor", { team: teamName(g.team) }) : t("dc.you_are", { team: teamName(g.team) }))}${
-      g.role === "encryptor" && g.phase !== "over" ? ` · <b>${esc(t("dc.role.encryptor"))}</b>` : ""}</p>` : "";
-    setHtml(root.querySelector(".dc-head"), statusHtml(s, g, g.team) + badge);
-    phoneMain(root.querySelector(".dc-main"), s, g);
-    setHtml(root.querySelector(".dc-sheets"), phoneSheets(s, g));
+    const sc = PH.mount(root, "decrypto-phone", `<div class="dc phone"><div class="dc-head" data-part="head"></div><div class="dc-main" data-part="main"></div><div class="dc-sheets" data-part="sheets"></div></div>`);
+    feel(g, s);
+    const badge = g.team ? `<p class="dc-me team-${g.team}" data-testid="my-team">${esc(g.variant === "three" && !g.encrypting.includes(g.team) ? t("decrypto.you_are_interceptor", { team: teamName(g.team) }) : t("decrypto.you_are", { team: teamName(g.team) }))}${
+      g.role === "encryptor" && g.phase !== "over" ? ` · <b>${esc(t("decrypto.role.encryptor"))}</b>` : ""}</p>` : "";
+    sc.draw("head", statusHtml(s, g, g.team) + badge);
+    phoneMain(sc.part("main"), s, g);
+    sc.draw("sheets", phoneSheets(s, g));
   }
 
   /* ---------------- TV ---------------- */
 
-  let lastTvEvent = null;
-  function sound(g) {
-    const e = g.event;
-    if (!e || lastTvEvent === e.n) return;
-    const first = lastTvEvent === null;
-    lastTvEvent = e.n;
-    if (first) return;
-    if (e.kind === "clues_up") PH.beep(660, 120);
-    else if (e.kind === "reveal") { PH.beep(440, 120); setTimeout(() => PH.beep(550, 120), 500); setTimeout(() => PH.beep(660, 200), 1000); }
-    else if (e.kind === "over") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+  function sound(g, s) {
+    PH.react("decrypto.tv", s, g.event, (e) => {
+      if (e.kind === "clues_up") PH.beep(660, 120);
+      else if (e.kind === "reveal") { PH.beep(440, 120); setTimeout(() => PH.beep(550, 120), 500); setTimeout(() => PH.beep(660, 200), 1000); }
+      else if (e.kind === "over") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+    });
   }
 
   function tvStage(s, g) {
@@ -543,7 +513,7 @@
     if (g.phase === "over") return resultHtml(s, g, true, g.reveal ? revealHtml(s, g, true) : "");
     if (g.phase === "encrypt") {
       return `<div class="dc-stage-encrypt">
-        <h2>${esc(t("dc.tv.encrypt", { round: g.round }))}</h2>
+        <h2>${esc(t("decrypto.tv.encrypt", { round: g.round }))}</h2>
         <ul class="dc-writers">${g.encrypting.map((team) => `<li class="team-${team} ${g.submitted[team] ? "done" : ""}">
           <span class="tname">${esc(teamName(team))}</span><span class="who">${esc(name(s, g.encryptors[team]))}</span>
           <b>${g.submitted[team] ? "✔" : "…"}</b></li>`).join("")}</ul>
@@ -551,22 +521,22 @@
     }
     if (g.phase === "guess") {
       return `<div class="dc-stage-guess team-${g.active}">
-        <h2>${esc(t("dc.tv.clues", { team: teamName(g.active), name: name(s, g.encryptors[g.active]) }))}</h2>
+        <h2>${esc(t("decrypto.tv.clues", { team: teamName(g.active), name: name(s, g.encryptors[g.active]) }))}</h2>
         ${cluesHtml(g, true)}
         <ul class="dc-locks">${Object.entries(g.guessing).map(([kind, x]) => `<li class="${x.locked ? "done" : ""}">
           ${esc(groupText(s, g, kind, x.team))} <b>${x.locked ? "✔" : "…"}</b></li>`).join("")}
-          ${g.guessing.intercept ? "" : `<li class="none">${esc(t("dc.no_intercept_round1"))}</li>`}</ul></div>`;
+          ${g.guessing.intercept ? "" : `<li class="none">${esc(t("decrypto.no_intercept_round1"))}</li>`}</ul></div>`;
     }
     if (g.phase === "reveal") {
       return `<div class="dc-stage-reveal">${revealHtml(s, g, true)}
-        <div class="dc-next-row">${s.host ? `<button class="primary" data-tv-next="1" data-testid="tv-next">${esc(t("dc.next"))}</button>` : ""}
-        <span class="small" data-deadline="${g.reveal_deadline}" data-label="dc.next_in"></span></div></div>`;
+        <div class="dc-next-row">${s.host ? `<button class="primary" data-tv-next="1" data-testid="tv-next">${esc(t("decrypto.next"))}</button>` : ""}
+        ${PH.countdown(g.reveal_deadline, { label: "decrypto.next_in", cls: "small" })}</div></div>`;
     }
     const answers = g.tie && g.tie.guesses ? `<div class="dc-kws">${TEAMS.map((team) => `
-      <div class="dc-kwlist team-${team}"><h4>${esc(t("dc.tv.answers", { team: teamName(team) }))}</h4>
+      <div class="dc-kwlist team-${team}"><h4>${esc(t("decrypto.tv.answers", { team: teamName(team) }))}</h4>
         <ol>${g.tie.guesses[team].map((w, i) => `<li>${w ? esc(w) : "—"} ${g.tie.accepted[team][i] ? `<b class="ok">✔</b>` : ""}</li>`).join("")}</ol></div>`).join("")}</div>` : "";
-    return `<div class="dc-stage-tie"><h2>${esc(t("dc.tv.tie"))}</h2><p>${esc(t("dc.why." + (g.tie && g.tie.why || "rounds")))}</p>
-      <p class="big">${esc(t(g.phase === "judge" ? "dc.tv.judge" : "dc.tv.kw"))}</p>${answers}<p class="note">${esc(wait)}</p></div>`;
+    return `<div class="dc-stage-tie"><h2>${esc(t("decrypto.tv.tie"))}</h2><p>${esc(t("decrypto.why." + (g.tie && g.tie.why || "rounds")))}</p>
+      <p class="big">${esc(t(g.phase === "judge" ? "decrypto.tv.judge" : "decrypto.tv.kw"))}</p>${answers}<p class="note">${esc(wait)}</p></div>`;
   }
 
   /* Shrink a box's type until its content fits it: the TV has a fixed height, and the clue
@@ -585,27 +555,25 @@
 
   function tv(root, s) {
     const g = s.game;
-    sound(g);
-    if (!root.querySelector(".dc.tv")) {
-      root.innerHTML = `<div class="dc tv"><div class="dc-head"></div><div class="dc-stage"></div><div class="dc-sheets"></div></div>`;
-      root.querySelector(".dc.tv").addEventListener("click", (e) => {
-        const b = e.target.closest("[data-tv-next]");
-        const cur = PH.last && PH.last.game;
-        if (!b || !cur || cur.phase !== "reveal") return;
-        b.disabled = true;
-        PH.hostAct("next", { round: cur.round, team: cur.active });
-      });
-    }
-    const box = root.querySelector(".dc.tv");
-    box.className = `dc tv phase-${g.phase} variant-${g.variant}`;
-    setHtml(root.querySelector(".dc-head"), statusHtml(s, g, null));
-    setHtml(root.querySelector(".dc-stage"), tvStage(s, g));
-    setHtml(root.querySelector(".dc-sheets"), g.encrypting.map((team) => sheetHtml(g, team, g.keywords && g.keywords[team], "")).join(""));
-    const sheets = root.querySelector(".dc.tv .dc-sheets");
+    sound(g, s);
+    const sc = PH.mount(root, "decrypto-tv", `<div class="dc tv"><div class="dc-head" data-part="head"></div><div class="dc-stage" data-part="stage"></div><div class="dc-sheets" data-part="sheets"></div></div>`);
+    sc.el.className = `dc tv phase-${g.phase} variant-${g.variant}`;
+    sc.draw("head", statusHtml(s, g, null));
+    sc.draw("stage", tvStage(s, g), (el) => {
+      const next = el.querySelector("[data-tv-next]");
+      PH.guard(next, () => {
+        const cur = PH.last.game;
+        return cur.phase === "reveal" ? PH.hostAct("next", { round: cur.round, team: cur.active }) : null;
+      }, { key: "decrypto-tv-next" });
+    });
+    sc.draw("sheets", g.encrypting.map((team) => sheetHtml(g, team, g.keywords && g.keywords[team], "")).join(""));
+    /* the sizes follow what is drawn now, and the room the other parts leave */
+    const sheets = sc.part("sheets");
     fitText(sheets, sheets, 8);
-    const stage = root.querySelector(".dc.tv .dc-stage");
+    const stage = sc.part("stage");
     fitText(stage, stage.firstElementChild, 9);
   }
+
 
   PH.games.decrypto = { phone, tv, lobby };
 })();

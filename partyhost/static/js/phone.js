@@ -66,7 +66,7 @@
     return `<ul class="roster" data-testid="roster">${s.party.roster.map((r) => `
       <li class="${r.connected ? "" : "away"}">
         <span class="dot" style="background:${PH.colorOf(s, r.seat)}"></span>
-        <span class="who">${esc(r.name)}${s.me && r.seat === s.me.seat ? ` <em>(${esc(t("mind.you"))})</em>` : ""}</span>
+        <span class="who">${esc(r.name)}${s.me && r.seat === s.me.seat ? ` <em>(${esc(t("common.you"))})</em>` : ""}</span>
         ${r.host ? `<span class="tag">${esc(t("roster.host"))}</span>` : ""}
         ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
         ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}
@@ -87,10 +87,10 @@
         <h1 data-testid="welcome">${esc(t("lobby.welcome", { name: s.me.name }))}</h1>
         ${hostTools ? `<p class="tag host">${esc(t("host.you_are_host"))}</p>` : ""}
         ${s.party.ended && s.party.ended.reason !== "finished" ? `<p class="event" data-testid="ended">${esc(t("lobby.ended." + s.party.ended.reason))}</p>` : ""}
-        <p class="game-name">${esc(t("lobby.game"))}: <strong>${esc(t("game." + s.party.game_key))}</strong></p>
-        ${hostTools ? `<div class="pick">${s.party.games.map((x) => `<button class="${x.key === s.party.game_key ? "on" : ""}" data-choose="${esc(x.key)}">${esc(t("game." + x.key))}</button>`).join("")}</div>
+        <p class="game-name">${esc(t("lobby.game"))}: <strong>${esc(t(s.party.game_key + ".name"))}</strong></p>
+        ${hostTools ? `<div class="pick">${s.party.games.map((x) => `<button class="${x.key === s.party.game_key ? "on" : ""}" data-choose="${esc(x.key)}">${esc(t(x.key + ".name"))}</button>`).join("")}</div>
           <button class="primary big" data-host="start" data-testid="start" ${canStart ? "" : "disabled"}>${esc(t("lobby.start"))}</button>
-          ${!canStart && g ? `<p class="note">${esc(t("lobby.need", { game: t("game." + g.key), min: g.min, max: g.max, count }))}</p>`
+          ${!canStart && g ? `<p class="note">${esc(t("lobby.need", { game: t(g.key + ".name"), min: g.min, max: g.max, count }))}</p>`
             : g && count > g.max ? `<p class="note">${esc(t("lobby.sitout", { count: count - g.max }))}</p>` : ""}`
           : `<p class="waiting" data-testid="waiting">${esc(t("lobby.waiting"))}</p>`}
         <div class="game-options-here"></div>

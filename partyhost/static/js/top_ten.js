@@ -10,15 +10,6 @@
   /* A peeked number hides again by itself after this long (ms). */
   const PEEK_MS = 5000;
 
-  let busy = false; /* a tap sent and not yet answered: no doubled sends */
-  PH.on("result", () => { busy = false; });
-  PH.on("conn", () => { busy = false; });
-  function send(action) {
-    if (busy) return Promise.resolve({ ok: false });
-    busy = true;
-    return PH.act(action).then((r) => { busy = false; return r; });
-  }
-
   // --- drawings --------------------------------------------------------------------------------
 
   /* A unicorn token: a pale face with a golden horn, closed eyes and pink cheeks. */
@@ -49,8 +40,8 @@
     const u = Array.from({ length: unicorns }, () => UNICORN).join("");
     const p = Array.from({ length: poops }, (_, i) => (i === flipIndex ? POOP.replace('class="tok poo"', 'class="tok poo flip"') : POOP)).join("");
     return `<div class="tt-tokens" data-testid="tokens" data-unicorns="${unicorns}" data-poops="${poops}"
-      aria-label="${esc(t("tt.unicorns"))} ${unicorns}, ${esc(t("tt.poops"))} ${poops}">
-      <span class="zone uni ${u ? "" : "empty"}" title="${esc(t("tt.unicorns"))}">${u || "<i></i>"}</span><span class="zone poo ${p ? "" : "empty"}" title="${esc(t("tt.poops"))}">${p || "<i></i>"}</span></div>`;
+      aria-label="${esc(t("top_ten.unicorns"))} ${unicorns}, ${esc(t("top_ten.poops"))} ${poops}">
+      <span class="zone uni ${u ? "" : "empty"}" title="${esc(t("top_ten.unicorns"))}">${u || "<i></i>"}</span><span class="zone poo ${p ? "" : "empty"}" title="${esc(t("top_ten.poops"))}">${p || "<i></i>"}</span></div>`;
   }
 
   // --- the reveal's moment of suspense ---------------------------------------------------------
@@ -132,7 +123,7 @@
   function themeHtml(theme, big) {
     if (!theme) return "";
     return `<div class="tt-theme ${big ? "big" : ""}" data-testid="tt-theme">
-      <div class="tt-title"><span class="tt-mode ${esc(theme.mode)}">${MODE_ICON[theme.mode] || ""} ${esc(t("tt.mode." + theme.mode))}</span>
+      <div class="tt-title"><span class="tt-mode ${esc(theme.mode)}">${MODE_ICON[theme.mode] || ""} ${esc(t("top_ten.mode." + theme.mode))}</span>
         <h2 data-testid="tt-title">${esc(theme.title)}</h2></div>
       <div class="tt-poles"><div class="pole low"><b>1</b><span data-testid="tt-low">${esc(theme.low)}</span></div>
         <div class="scale" aria-hidden="true"></div>
@@ -142,7 +133,7 @@
 
   function tilesHtml(s, g, d, slots) {
     const tiles = d.reveals.map((r, i) => `<li class="tile ${r.mistake ? "bad" : "good"} ${i === d.fresh ? "pop" : ""}" data-testid="tt-tile"
-        data-seat="${esc(r.seat)}" style="--c:${colour(s, r.seat)}"><b>${r.number}</b><span>${esc(nameOf(s, r.seat))}</span>${r.mistake ? `<i class="drop" title="${esc(t("tt.mistake"))}">▼</i>` : ""}</li>`);
+        data-seat="${esc(r.seat)}" style="--c:${colour(s, r.seat)}"><b>${r.number}</b><span>${esc(nameOf(s, r.seat))}</span>${r.mistake ? `<i class="drop" title="${esc(t("top_ten.mistake"))}">▼</i>` : ""}</li>`);
     if (d.drum) tiles.push(`<li class="tile drum" data-testid="tt-drum" style="--c:${colour(s, d.drum.seat)}"><b>?</b><span>${esc(nameOf(s, d.drum.seat))}</span></li>`);
     const left = Math.max(0, slots - tiles.length);
     for (let i = 0; i < left; i++) tiles.push(`<li class="tile empty"><b></b><span></span></li>`);
@@ -151,8 +142,8 @@
 
   function ratingHtml(g, testid) {
     return `<div class="tt-rating ${esc(g.rating)}" data-testid="${testid}" data-rating="${esc(g.rating)}">
-      <strong>${esc(t("tt.rating." + g.rating))}</strong>
-      <span>${esc(t("tt.tally", { unicorns: g.unicorns, poops: g.poops }))}</span></div>`;
+      <strong>${esc(t("top_ten.rating." + g.rating))}</strong>
+      <span>${esc(t("top_ten.tally", { unicorns: g.unicorns, poops: g.poops }))}</span></div>`;
   }
 
   function historyHtml(s, g) {
@@ -160,14 +151,14 @@
     return `<ol class="tt-history" data-testid="tt-history">${g.history.map((h) => `<li>
       <span class="r">${h.round}</span><span class="th">${esc(h.theme ? h.theme.title : "")}</span>
       <span class="seq">${h.reveals.map((r) => `<b class="${r.mistake ? "bad" : ""}" style="--c:${colour(s, r.seat)}">${r.number}</b>`).join("")}</span>
-      <span class="m ${h.mistakes ? "bad" : ""}">${esc(t("tt.mistakes", { count: h.mistakes }))}</span></li>`).join("")}</ol>`;
+      <span class="m ${h.mistakes ? "bad" : ""}">${esc(t("top_ten.mistakes", { count: h.mistakes }))}</span></li>`).join("")}</ol>`;
   }
 
   /* an answer beside its name; an empty one was said out loud (or shown, for a gesture theme) */
   function answerText(p, g) {
-    if (!p.answered) return `<em class="thinking">${esc(t("tt.not_answered"))}</em>`;
+    if (!p.answered) return `<em class="thinking">${esc(t("top_ten.not_answered"))}</em>`;
     const gesture = g && g.theme && g.theme.mode === "gesture";
-    return p.answer ? `<q>${esc(p.answer)}</q>` : `<em>${esc(t(gesture ? "tt.said_gesture" : "tt.said_out_loud"))}</em>`;
+    return p.answer ? `<q>${esc(p.answer)}</q>` : `<em>${esc(t(gesture ? "top_ten.said_gesture" : "top_ten.said_out_loud"))}</em>`;
   }
 
   // --- TV --------------------------------------------------------------------------------------
@@ -184,7 +175,7 @@
 
     let centre = "";
     if (d.phase === "choose") {
-      centre = `<div class="tt-choosing" data-testid="tt-choosing"><div class="cardback"></div><p>${esc(t("tt.choosing", { name: capName }))}</p></div>`;
+      centre = `<div class="tt-choosing" data-testid="tt-choosing"><div class="cardback"></div><p>${esc(t("top_ten.choosing", { name: capName }))}</p></div>`;
     } else if (d.phase === "over") {
       centre = `${ratingHtml(g, "tt-result")}${historyHtml(s, g)}`;
     } else {
@@ -193,20 +184,20 @@
 
     let note = "";
     const capWaits = g.players.some((p) => p.seat === g.captain && p.answerer && !p.answered);
-    if (d.phase === "answer") note = `${esc(t(capWaits ? "tt.captain_first_note" : "tt.answers_in", { done, total: answerers }))} · ${esc(t("tt.answer_rule"))}`;
-    else if (d.phase === "order") note = d.drum ? "" : g.pending ? esc(t("tt.pointing", { name: nameOf(s, g.pending) })) : esc(t("tt.ordering", { name: capName }));
-    else if (d.phase === "round_over") note = `${esc(t("tt.round_over", { round: g.round }))} · ${esc(t("tt.next_wait", { name: nameOf(s, g.next_captain) }))}`;
-    else if (d.phase === "over") note = esc(t("tt.next_by_host"));
-    if (g.last_event && g.last_event.kind === "left") note = `${esc(t("tt.left", { name: nameOf(s, g.last_event.seat) }))}${note ? " · " + note : ""}`;
+    if (d.phase === "answer") note = `${esc(t(capWaits ? "top_ten.captain_first_note" : "top_ten.answers_in", { done, total: answerers }))} · ${esc(t("top_ten.answer_rule"))}`;
+    else if (d.phase === "order") note = d.drum ? "" : g.pending ? esc(t("top_ten.pointing", { name: nameOf(s, g.pending) })) : esc(t("top_ten.ordering", { name: capName }));
+    else if (d.phase === "round_over") note = `${esc(t("top_ten.round_over", { round: g.round }))} · ${esc(t("top_ten.next_wait", { name: nameOf(s, g.next_captain) }))}`;
+    else if (d.phase === "over") note = esc(t("top_ten.next_by_host"));
+    if (g.last_event && g.last_event.kind === "left") note = `${esc(t("top_ten.left", { name: nameOf(s, g.last_event.seat) }))}${note ? " · " + note : ""}`;
     if (g.last_event && g.last_event.kind === "captain_passed" && d.phase !== "over") {
-      note = `${esc(t("tt.captain_passed", { name: nameOf(s, g.last_event.seat), next: capName }))}${note ? " · " + note : ""}`;
+      note = `${esc(t("top_ten.captain_passed", { name: nameOf(s, g.last_event.seat), next: capName }))}${note ? " · " + note : ""}`;
     }
     /* the captain's phone is away: the host can hand this round's captaincy to the next seat */
     const capAway = away.has(g.captain) && ["choose", "answer", "order"].includes(g.phase);
-    if (capAway) note = [esc(t("tt.captain_away", { name: capName })), note].filter(Boolean).join(" · ");
+    if (capAway) note = [esc(t("top_ten.captain_away", { name: capName })), note].filter(Boolean).join(" · ");
     const hostNext = s.host && d.phase === "round_over"
-      ? `<button class="small" data-tt-host-next="1" data-testid="tt-host-next">${esc(t("tt.host_next"))}</button>`
-      : s.host && capAway ? `<button class="small" data-tt-pass="1" data-testid="tt-pass-captain">${esc(t("tt.pass_captain", { name: nameOf(s, g.next_captain) }))}</button>` : "";
+      ? `<button class="small" data-tt-host-next="1" data-testid="tt-host-next">${esc(t("top_ten.host_next"))}</button>`
+      : s.host && capAway ? `<button class="small" data-tt-pass="1" data-testid="tt-pass-captain">${esc(t("top_ten.pass_captain", { name: nameOf(s, g.next_captain) }))}</button>` : "";
 
     const players = g.players.map((p) => {
       const r = revealedNum.get(p.seat);
@@ -214,91 +205,86 @@
       const cls = [p.answered ? "answered" : "", g.pending === p.seat && !d.drum ? "pending" : "", d.drum && d.drum.seat === p.seat ? "drumming" : "",
         r ? "revealed" : "", away.has(p.seat) ? "away" : "", isCap ? "captain" : "", p.answerer ? "" : "no-number"].join(" ");
       return `<li class="tt-p ${cls}" data-seat="${esc(p.seat)}" data-testid="tt-player-${esc(p.seat)}" style="--c:${colour(s, p.seat)}">
-        <span class="who">${isCap ? CROWN : ""}<span class="nm">${esc(nameOf(s, p.seat))}</span>${p.answered && p.answerer ? `<span class="ok" title="${esc(t("tt.answered"))}">✔</span>` : ""}${r ? `<span class="num ${r.mistake ? "bad" : ""}">${r.number}</span>` : ""}</span>
-        <span class="ans" data-testid="tt-answer-${esc(p.seat)}">${p.answerer ? (g.phase === "choose" ? "" : answerText(p, g)) : isCap ? `<em>${esc(t("tt.captain"))}</em>` : ""}</span>
+        <span class="who">${isCap ? CROWN : ""}<span class="nm">${esc(nameOf(s, p.seat))}</span>${p.answered && p.answerer ? `<span class="ok" title="${esc(t("top_ten.answered"))}">✔</span>` : ""}${r ? `<span class="num ${r.mistake ? "bad" : ""}">${r.number}</span>` : ""}</span>
+        <span class="ans" data-testid="tt-answer-${esc(p.seat)}">${p.answerer ? (g.phase === "choose" ? "" : answerText(p, g)) : isCap ? `<em>${esc(t("top_ten.captain"))}</em>` : ""}</span>
       </li>`;
     }).join("");
 
-    root.innerHTML = `<div class="tt tv phase-${d.phase}" data-testid="tt-tv" data-lang="${esc(PH.lang)}">
+    PH.patch(root, `<div class="tt tv phase-${d.phase}" data-testid="tt-tv" data-lang="${esc(PH.lang)}">
       <header class="tt-head">
-        <span class="tt-round" data-testid="tt-round">${esc(t("tt.round_of", { round: g.round, rounds: g.rounds }))}</span>
-        <span class="tt-captain" data-testid="tt-captain">${CROWN}${esc(t("tt.captain_is", { name: capName }))}</span>
+        <span class="tt-round" data-testid="tt-round">${esc(t("top_ten.round_of", { round: g.round, rounds: g.rounds }))}</span>
+        <span class="tt-captain" data-testid="tt-captain">${CROWN}${esc(t("top_ten.captain_is", { name: capName }))}</span>
         ${tokensHtml(d.unicorns, d.poops, d.flip)}
       </header>
       <section class="tt-centre">${centre}</section>
       ${d.phase === "order" || d.phase === "round_over" || (d.phase === "over" && g.reveals.length && !g.history.length) ? tilesHtml(s, g, d, answerers) : ""}
       <ul class="tt-players n${g.players.length}">${players}</ul>
       <p class="tt-note" data-testid="tt-note">${note}${hostNext}</p>
-    </div>`;
-    /* The answers take the lines the screen has room for: when the theme (a long title on two
-       lines) no longer fits above them, they keep to four lines, then two, and then the title
-       gets smaller. */
-    const middle = root.querySelector(".tt-centre");
-    const ttv = root.querySelector(".tt.tv");
-    let step = "";
-    for (const next of ["mid", "tight", "tighter"]) {
-      if (middle.scrollHeight <= middle.clientHeight + 1) break;
-      if (step) ttv.classList.remove(step);
-      ttv.classList.add((step = next));
-    }
-    const hn = root.querySelector("[data-tt-host-next]");
-    if (hn) hn.onclick = () => { hn.disabled = true; PH.hostAct("next_round", { round: g.round }).then((r) => { if (!r.ok) hn.disabled = false; }); };
-    const pass = root.querySelector("[data-tt-pass]");
-    if (pass) pass.onclick = () => { pass.disabled = true; PH.hostAct("pass_captain", { round: g.round }).then((r) => { if (!r.ok) pass.disabled = false; }); };
+    </div>`, (el) => {
+      /* The answers take the lines the screen has room for: when the theme (a long title on two
+         lines) no longer fits above them, they keep to four lines, then two, and then the title
+         gets smaller. */
+      const middle = el.querySelector(".tt-centre");
+      const ttv = el.querySelector(".tt.tv");
+      let step = "";
+      for (const next of ["mid", "tight", "tighter"]) {
+        if (middle.scrollHeight <= middle.clientHeight + 1) break;
+        if (step) ttv.classList.remove(step);
+        ttv.classList.add((step = next));
+      }
+      PH.guard(el.querySelector("[data-tt-host-next]"), () => PH.hostAct("next_round", { round: g.round }), { key: "top_ten-host-next" });
+      PH.guard(el.querySelector("[data-tt-pass]"), () => PH.hostAct("pass_captain", { round: g.round }), { key: "top_ten-pass" });
+    });
   }
 
   // --- phone -----------------------------------------------------------------------------------
 
   const peek = { key: null, open: false, timer: null };
   let choice = { key: null, index: null };
-  let form = null; /* {key, el}: the answer form survives redraws (typed text, IME, focus) */
+  let composing = false; /* an IME conversion in the answer field */
 
   function peekHtml(g) {
     if (g.number == null) return "";
     return `<button type="button" class="tt-peek ${peek.open ? "open" : ""}" data-testid="peek" aria-pressed="${peek.open}">
       ${peek.open
-        ? `<small>${esc(t("tt.your_number"))}</small><b data-testid="my-number">${g.number}</b><small>${esc(t("tt.tap_to_hide"))}</small>`
-        : `<span class="back" aria-hidden="true"></span><strong>${esc(t("tt.tap_to_peek"))}</strong><small>${esc(t("tt.peek_hint"))}</small>`}
+        ? `<small>${esc(t("top_ten.your_number"))}</small><b data-testid="my-number">${g.number}</b><small>${esc(t("top_ten.tap_to_hide"))}</small>`
+        : `<span class="back" aria-hidden="true"></span><strong>${esc(t("top_ten.tap_to_peek"))}</strong><small>${esc(t("top_ten.peek_hint"))}</small>`}
     </button>`;
   }
 
-  function answerForm(s, g, me, mode) {
-    const key = `${s.party.serial}:${g.round}:${mode}`;
-    if (!form || form.key !== key) {
-      const el = document.createElement("form");
-      el.className = "tt-answer";
-      el.dataset.testid = "answer-form";
-      el.autocomplete = "off";
-      el.innerHTML = `<p class="small tt-form-note"></p>
+  /* The answer form, mounted into its slot once per round and mode ("new": answer now; "write":
+     write down an answer said out loud), so what is typed (and an IME conversion) survives every
+     state; a language switch redraws it, keeping the text. */
+  function answerForm(slot, s, g, me, mode) {
+    const gesture = g.theme && g.theme.mode === "gesture";
+    const form = PH.mount(slot, `top_ten-answer:${s.party.serial}:${g.round}:${mode}`, `<div class="tt-form">
+      ${mode === "write" ? `<p class="tt-mine small">${esc(t("top_ten.you_answered"))}: ${esc(t(gesture ? "top_ten.said_gesture" : "top_ten.said_out_loud"))}</p>` : ""}
+      <form class="tt-answer" data-testid="answer-form" autocomplete="off">
+        <p class="small tt-form-note"></p>
         <input data-testid="answer-input" maxlength="60" enterkeyhint="send" autocomplete="off"
-               placeholder="${esc(t("tt.answer_placeholder"))}">
-        <div class="row"><button type="submit" class="primary" data-testid="answer-send">${esc(t(mode === "write" ? "tt.write_it" : "tt.send"))}</button>
-        ${mode === "new" ? `<button type="button" data-testid="out-loud">${esc(t(g.theme && g.theme.mode === "gesture" ? "tt.did_gesture" : "tt.out_loud"))}</button>` : ""}</div>`;
+               placeholder="${esc(t("top_ten.answer_placeholder"))}">
+        <div class="row"><button type="submit" class="primary" data-testid="answer-send">${esc(t(mode === "write" ? "top_ten.write_it" : "top_ten.send"))}</button>
+        ${mode === "new" ? `<button type="button" data-testid="out-loud">${esc(t(gesture ? "top_ten.did_gesture" : "top_ten.out_loud"))}</button>` : ""}</div>
+      </form></div>`, (el) => {
       const input = el.querySelector("input");
-      let composing = false;
+      composing = false;
       input.addEventListener("compositionstart", () => { composing = true; });
       input.addEventListener("compositionend", () => { composing = false; });
-      input.addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.isComposing || e.keyCode === 229)) e.preventDefault(); });
-      const submit = (text) => {
-        const round = PH.last.game.round;
-        send({ type: "answer", round, text }).then((r) => { if (r.ok) { form = null; PH.refresh(); } });
-      };
-      el.addEventListener("submit", (e) => {
-        e.preventDefault();
-        if (composing) return; /* an IME's Enter confirms a conversion; it must not submit */
-        const text = input.value.trim();
-        if (mode === "write" && !text) return;
-        submit(text);
+      /* an IME's Enter confirms a conversion: it must not submit */
+      input.addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.isComposing || e.keyCode === 229 || composing)) e.preventDefault(); });
+      /* Enter in the field clicks the send button; the guard sends (one answer, not two) */
+      el.querySelector("form").addEventListener("submit", (e) => e.preventDefault());
+      PH.guard(el.querySelectorAll("button"), (b) => {
+        if (composing) return null;
+        const text = b.dataset.testid === "out-loud" ? "" : input.value.trim();
+        if (mode === "write" && !text) return null;
+        return PH.act({ type: "answer", round: PH.last.game.round, text });
       });
-      const loud = el.querySelector("[data-testid=out-loud]");
-      if (loud) loud.onclick = () => submit("");
-      form = { key, el };
-    }
+    });
     const waitCaptain = mode === "new" && g.captain !== me && g.players.some((p) => p.seat === g.captain && p.answerer && !p.answered);
-    form.el.querySelector(".tt-form-note").textContent = waitCaptain ? t("tt.captain_first_note") : t("tt.answer_rule");
+    form.el.querySelector(".tt-form-note").textContent = waitCaptain ? t("top_ten.captain_first_note") : t("top_ten.answer_rule");
     form.el.querySelectorAll("button").forEach((b) => { b.disabled = waitCaptain; });
-    form.el.classList.toggle("waiting", waitCaptain);
-    return form.el;
+    form.el.querySelector("form").classList.toggle("waiting", waitCaptain);
   }
 
   function phoneMain(s, g, d, me, mine) {
@@ -306,21 +292,21 @@
     const capName = nameOf(s, g.captain);
     const answerers = g.players.filter((p) => p.answerer);
     if (d.phase === "choose") {
-      if (!isCap) return `<p class="waiting" data-testid="tt-wait">${esc(t("tt.choosing", { name: capName }))}</p>`;
+      if (!isCap) return `<p class="waiting" data-testid="tt-wait">${esc(t("top_ten.choosing", { name: capName }))}</p>`;
       const key = `${s.party.serial}:${g.round}`;
       if (choice.key !== key) choice = { key, index: null };
-      const sides = [0, 1].map((side) => `<div class="tt-side"><h4>${esc(t(side ? "tt.side_back" : "tt.side_front"))}</h4>
+      const sides = [0, 1].map((side) => `<div class="tt-side"><h4>${esc(t(side ? "top_ten.side_back" : "top_ten.side_front"))}</h4>
         ${[0, 1].map((k) => {
           const i = side * 2 + k, th = g.choices[i];
           return `<button type="button" class="tt-choice ${choice.index === i ? "on" : ""}" data-choice="${i}" data-testid="choice-${i}">
             <strong>${esc(th.title)}</strong><span class="poles"><i class="lo">1 ${esc(th.low)}</i><i class="hi">${esc(th.high)} 10</i></span>
-            <em>${MODE_ICON[th.mode] || ""} ${esc(t("tt.mode." + th.mode))}</em></button>`;
+            <em>${MODE_ICON[th.mode] || ""} ${esc(t("top_ten.mode." + th.mode))}</em></button>`;
         }).join("")}</div>`).join("");
-      return `<h3>${esc(t("tt.choose_title"))}</h3>${sides}
-        <button class="primary big" data-testid="choose" ${choice.index == null ? "disabled" : ""}>${esc(t("tt.choose_confirm"))}</button>`;
+      return `<h3>${esc(t("top_ten.choose_title"))}</h3>${sides}
+        <button class="primary big" data-testid="choose" ${choice.index == null ? "disabled" : ""}>${esc(t("top_ten.choose_confirm"))}</button>`;
     }
     if (d.phase === "over") {
-      return `${ratingHtml(g, "tt-phone-result")}${historyHtml(s, g)}${s.host ? "" : `<p class="note">${esc(t("tt.next_by_host"))}</p>`}`;
+      return `${ratingHtml(g, "tt-phone-result")}${historyHtml(s, g)}${s.host ? "" : `<p class="note">${esc(t("top_ten.next_by_host"))}</p>`}`;
     }
     const tiles = tilesHtml(s, g, d, answerers.length);
     if (d.phase === "answer") {
@@ -328,28 +314,28 @@
       const list = `<ul class="tt-list">${answerers.map((p) => `<li class="${p.answered ? "answered" : ""}"><span class="dot" style="background:${colour(s, p.seat)}"></span>
         <span class="who">${p.seat === g.captain ? CROWN : ""}${esc(nameOf(s, p.seat))}</span><span class="ans">${answerText(p, g)}</span></li>`).join("")}</ul>`;
       const close = isCap && (!mine || !mine.answerer || mine.answered)
-        ? `<button data-testid="close-answers">${esc(t("tt.close_answers"))}</button>` : "";
-      return `<p class="small" data-testid="tt-answers-in">${esc(t("tt.answers_in", { done, total: answerers.length }))}</p>${list}${close ? `<div class="row">${close}</div>` : ""}`;
+        ? `<button data-testid="close-answers">${esc(t("top_ten.close_answers"))}</button>` : "";
+      return `<p class="small" data-testid="tt-answers-in">${esc(t("top_ten.answers_in", { done, total: answerers.length }))}</p>${list}${close ? `<div class="row">${close}</div>` : ""}`;
     }
     if (d.phase === "order") {
-      if (!isCap) return `<p class="waiting" data-testid="tt-wait">${esc(g.pending ? t("tt.pointing", { name: nameOf(s, g.pending) }) : t("tt.ordering", { name: capName }))}</p>${tiles}`;
+      if (!isCap) return `<p class="waiting" data-testid="tt-wait">${esc(g.pending ? t("top_ten.pointing", { name: nameOf(s, g.pending) }) : t("top_ten.ordering", { name: capName }))}</p>${tiles}`;
       const done = new Set(g.reveals.map((r) => r.seat));
       const left = answerers.filter((p) => !done.has(p.seat));
       const pending = g.pending;
-      return `<h3>${esc(t("tt.order_title"))}</h3>${tiles}
+      return `<h3>${esc(t("top_ten.order_title"))}</h3>${tiles}
         ${pending ? `<div class="tt-pending" data-testid="pending">
-            <button class="primary huge" data-testid="confirm" data-seat="${esc(pending)}">${esc(t("tt.confirm", { name: nameOf(s, pending) }))}</button>
-            <button data-testid="undo">↩ ${esc(t("tt.undo"))}</button></div>`
-          : `<p class="small">${esc(t("tt.pick_hint"))}</p>`}
+            <button class="primary huge" data-testid="confirm" data-seat="${esc(pending)}">${esc(t("top_ten.confirm", { name: nameOf(s, pending) }))}</button>
+            <button data-testid="undo">↩ ${esc(t("top_ten.undo"))}</button></div>`
+          : `<p class="small">${esc(t("top_ten.pick_hint"))}</p>`}
         <ul class="tt-pickers">${left.map((p) => `<li><button type="button" class="tt-pick ${pending === p.seat ? "on" : ""}" data-pick="${esc(p.seat)}"
             data-testid="pick-${esc(p.seat)}" style="--c:${colour(s, p.seat)}" ${pending ? "disabled" : ""}>
-            <b>${esc(nameOf(s, p.seat))}${p.seat === me ? ` <small>(${esc(t("mind.you"))})</small>` : ""}</b><span>${answerText(p, g)}</span></button></li>`).join("")}</ul>`;
+            <b>${esc(nameOf(s, p.seat))}${p.seat === me ? ` <small>(${esc(t("common.you"))})</small>` : ""}</b><span>${answerText(p, g)}</span></button></li>`).join("")}</ul>`;
     }
     /* round over */
     const next = g.next_captain === me
-      ? `<button class="primary big" data-testid="next-round">${esc(t("tt.next_round"))}</button>`
-      : `<p class="waiting" data-testid="tt-wait">${esc(t("tt.next_wait", { name: nameOf(s, g.next_captain) }))}</p>`;
-    return `<p class="event">${esc(t("tt.round_over", { round: g.round }))}</p>${tiles}${next}`;
+      ? `<button class="primary big" data-testid="next-round">${esc(t("top_ten.next_round"))}</button>`
+      : `<p class="waiting" data-testid="tt-wait">${esc(t("top_ten.next_wait", { name: nameOf(s, g.next_captain) }))}</p>`;
+    return `<p class="event">${esc(t("top_ten.round_over", { round: g.round }))}</p>${tiles}${next}`;
   }
 
   function phone(root, s) {
@@ -357,115 +343,93 @@
     const d = track(s, g, "phone");
     const me = s.me && s.me.playing ? s.me.seat : null;
     const mine = me ? g.players.find((p) => p.seat === me) : null;
-    if (!root.querySelector(".tt.phone")) {
-      root.innerHTML = `<div class="tt phone"><div class="tt-top"></div><div class="tt-peek-slot"></div>
-        <div class="tt-form-slot"></div><div class="tt-main"></div></div>`;
-      form = null;
-    }
-    const top = root.querySelector(".tt-top");
+    const sc = PH.mount(root, "top_ten-phone", `<div class="tt phone"><div class="tt-top" data-part="top"></div><div class="tt-peek-slot" data-part="peek"></div>
+        <div class="tt-form-slot" data-part="form"></div><div class="tt-main" data-part="main"></div></div>`);
     const isCap = g.captain === me;
-    const ttRoot = root.querySelector(".tt.phone");
-    ttRoot.dataset.lang = PH.lang;
-    ttRoot.classList.toggle("ordering", isCap && d.phase === "order");
-    ttRoot.classList.toggle("compact", d.phase === "order" || d.phase === "round_over");
-    top.innerHTML = `<div class="tt-status"><span data-testid="tt-round">${esc(t("tt.round_of", { round: g.round, rounds: g.rounds }))}</span>
+    sc.el.dataset.lang = PH.lang;
+    sc.el.classList.toggle("ordering", isCap && d.phase === "order");
+    sc.el.classList.toggle("compact", d.phase === "order" || d.phase === "round_over");
+    sc.draw("top", `<div class="tt-status"><span data-testid="tt-round">${esc(t("top_ten.round_of", { round: g.round, rounds: g.rounds }))}</span>
         ${tokensHtml(d.unicorns, d.poops, d.flip)}</div>
-      ${d.phase === "over" ? "" : `<p class="tt-cap ${isCap ? "me" : ""}" data-testid="tt-captain">${CROWN}${esc(isCap ? t("tt.you_captain") : t("tt.captain_is", { name: nameOf(s, g.captain) }))}</p>`}
-      ${d.phase !== "choose" && d.phase !== "over" ? themeHtml(g.theme, false) : ""}`;
+      ${d.phase === "over" ? "" : `<p class="tt-cap ${isCap ? "me" : ""}" data-testid="tt-captain">${CROWN}${esc(isCap ? t("top_ten.you_captain") : t("top_ten.captain_is", { name: nameOf(s, g.captain) }))}</p>`}
+      ${d.phase !== "choose" && d.phase !== "over" ? themeHtml(g.theme, false) : ""}`);
 
     /* own number: hidden until tapped, hides again */
-    const peekSlot = root.querySelector(".tt-peek-slot");
     const pkey = `${s.party.serial}:${g.round}:${g.number}`;
     if (peek.key !== pkey) { peek.key = pkey; peek.open = false; clearTimeout(peek.timer); }
     const showPeek = me && d.phase !== "choose" && d.phase !== "over";
-    peekSlot.innerHTML = showPeek ? (g.number != null ? peekHtml(g)
-      : mine && !mine.answerer && isCap ? `<p class="note" data-testid="no-number">${esc(t("tt.no_number"))}</p>` : "") : "";
-    const pk = peekSlot.querySelector("[data-testid=peek]");
-    if (pk) pk.onclick = () => {
-      peek.open = !peek.open;
-      clearTimeout(peek.timer);
-      if (peek.open) peek.timer = setTimeout(() => { peek.open = false; PH.refresh(); }, PEEK_MS);
-      PH.refresh();
-    };
+    sc.draw("peek", showPeek ? (g.number != null ? peekHtml(g)
+      : mine && !mine.answerer && isCap ? `<p class="note" data-testid="no-number">${esc(t("top_ten.no_number"))}</p>` : "") : "", (el) => {
+      const pk = el.querySelector("[data-testid=peek]");
+      if (pk) pk.onclick = () => {
+        peek.open = !peek.open;
+        clearTimeout(peek.timer);
+        if (peek.open) peek.timer = setTimeout(() => { peek.open = false; PH.refresh(); }, PEEK_MS);
+        PH.refresh();
+      };
+    });
 
     /* the answer form: a new answer while answering, or writing down one said out loud */
-    const slot = root.querySelector(".tt-form-slot");
     let mode = null;
     if (mine && mine.answerer && !mine.answered && g.phase === "answer") mode = "new";
     else if (mine && mine.answerer && mine.answered && mine.answer === "" && ["answer", "order", "round_over"].includes(g.phase)) mode = "write";
-    if (mode) {
-      const el = answerForm(s, g, me, mode);
-      if (el.parentNode !== slot) { slot.innerHTML = ""; slot.appendChild(el); } /* never move a form being typed in */
-      if (mode === "write" && !slot.querySelector(".tt-mine")) {
-        const p = document.createElement("p"); p.className = "tt-mine small";
-        p.textContent = `${t("tt.you_answered")}: ${t(g.theme && g.theme.mode === "gesture" ? "tt.said_gesture" : "tt.said_out_loud")}`;
-        slot.insertBefore(p, el);
-      }
-    } else {
-      form = null;
-      slot.innerHTML = mine && mine.answered && mine.answer && d.phase !== "over"
-        ? `<p class="tt-mine" data-testid="my-answer">${esc(t("tt.you_answered"))}: <q>${esc(mine.answer)}</q></p>` : "";
+    if (mode) answerForm(sc.part("form"), s, g, me, mode);
+    else {
+      sc.draw("form", mine && mine.answered && mine.answer && d.phase !== "over"
+        ? `<p class="tt-mine" data-testid="my-answer">${esc(t("top_ten.you_answered"))}: <q>${esc(mine.answer)}</q></p>` : "");
     }
-
-    const main = root.querySelector(".tt-main");
-    main.innerHTML = me ? phoneMain(s, g, d, me, mine)
-      : `${d.phase === "over" ? ratingHtml(g, "tt-phone-result") : tilesHtml(s, g, d, g.players.filter((p) => p.answerer).length)}`;
-
-    main.querySelectorAll("[data-choice]").forEach((b) => {
-      b.onclick = () => { choice.index = Number(b.dataset.choice); PH.refresh(); };
-    });
-    const choose = main.querySelector("[data-testid=choose]");
-    if (choose) choose.onclick = () => { if (choice.index != null) send({ type: "choose", round: g.round, theme: choice.index }); };
-    const close = main.querySelector("[data-testid=close-answers]");
-    if (close) close.onclick = () => send({ type: "close_answers", round: g.round });
-    main.querySelectorAll("[data-pick]").forEach((b) => {
-      b.onclick = () => { b.disabled = true; send({ type: "pick", round: g.round, seat: b.dataset.pick }); };
-    });
-    const confirmBtn = main.querySelector("[data-testid=confirm]");
-    if (confirmBtn) confirmBtn.onclick = () => { confirmBtn.disabled = true; send({ type: "confirm", round: g.round, seat: confirmBtn.dataset.seat }); };
-    const undo = main.querySelector("[data-testid=undo]");
-    if (undo) undo.onclick = () => send({ type: "undo", round: g.round });
-    const next = main.querySelector("[data-testid=next-round]");
-    if (next) next.onclick = () => { next.disabled = true; send({ type: "next_round", round: g.round }); };
 
     /* a host phone (the host may play across the room from the TV) has the TV's moves for a
        captain whose phone is away: draw the next card, or hand the round to the next seat */
     const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
     let hostMove = "";
     if (s.host && d.phase === "round_over" && g.next_captain !== me && away.has(g.next_captain)) {
-      hostMove = `<button class="small" data-tt-host="next_round" data-testid="tt-host-next">${esc(t("tt.host_next"))}</button>`;
+      hostMove = `<button class="small" data-tt-host="next_round" data-testid="tt-host-next">${esc(t("top_ten.host_next"))}</button>`;
     } else if (s.host && ["choose", "answer", "order"].includes(g.phase) && g.captain !== me && away.has(g.captain)) {
-      hostMove = `<p class="small">${esc(t("tt.captain_away", { name: nameOf(s, g.captain) }))}</p>
-        <button class="small" data-tt-host="pass_captain" data-testid="tt-pass-captain">${esc(t("tt.pass_captain", { name: nameOf(s, g.next_captain) }))}</button>`;
+      hostMove = `<p class="small">${esc(t("top_ten.captain_away", { name: nameOf(s, g.captain) }))}</p>
+        <button class="small" data-tt-host="pass_captain" data-testid="tt-pass-captain">${esc(t("top_ten.pass_captain", { name: nameOf(s, g.next_captain) }))}</button>`;
     }
-    if (hostMove) {
-      main.insertAdjacentHTML("beforeend", `<div class="tt-host-move" data-testid="tt-host-move">${hostMove}</div>`);
-      const b = main.querySelector("[data-tt-host]");
-      b.onclick = () => { b.disabled = true; PH.hostAct(b.dataset.ttHost, { round: g.round }).then((r) => { if (!r.ok) b.disabled = false; }); };
-    }
+    const main = me ? phoneMain(s, g, d, me, mine)
+      : `${d.phase === "over" ? ratingHtml(g, "tt-phone-result") : tilesHtml(s, g, d, g.players.filter((p) => p.answerer).length)}`;
+    sc.draw("main", main + (hostMove ? `<div class="tt-host-move" data-testid="tt-host-move">${hostMove}</div>` : ""), (el) => {
+      /* the round is read when a button is tapped, not when it was drawn; every send is guarded */
+      const round = () => PH.last.game.round;
+      el.querySelectorAll("[data-choice]").forEach((b) => {
+        b.onclick = () => { choice.index = Number(b.dataset.choice); PH.refresh(); };
+      });
+      PH.guard(el.querySelector("[data-testid=choose]"), () => (choice.index != null ? PH.act({ type: "choose", round: round(), theme: choice.index }) : null), { key: "top_ten-choose" });
+      PH.guard(el.querySelector("[data-testid=close-answers]"), () => PH.act({ type: "close_answers", round: round() }), { key: "top_ten-close" });
+      PH.guard(el.querySelectorAll("[data-pick]"), (b) => PH.act({ type: "pick", round: round(), seat: b.dataset.pick }), { key: "top_ten-pick" });
+      const confirmBtn = el.querySelector("[data-testid=confirm]");
+      PH.guard(confirmBtn, () => PH.act({ type: "confirm", round: round(), seat: confirmBtn.dataset.seat }), { key: "top_ten-confirm" });
+      PH.guard(el.querySelector("[data-testid=undo]"), () => PH.act({ type: "undo", round: round() }), { key: "top_ten-undo" });
+      PH.guard(el.querySelector("[data-testid=next-round]"), () => PH.act({ type: "next_round", round: round() }), { key: "top_ten-next" });
+      const hb = el.querySelector("[data-tt-host]");
+      PH.guard(hb, () => PH.hostAct(hb.dataset.ttHost, { round: round() }), { key: "top_ten-host-move" });
+    });
   }
+
 
   // --- lobby options ---------------------------------------------------------------------------
 
   function lobby(root, s) {
     const o = Object.assign({ first_captain: "random", rounds: "five", themes: "ja" }, s.party.options || {});
     const roster = s.party.roster;
-    const capName = o.first_captain === "random" ? t("tt.opt.random") : PH.nameOf(s, o.first_captain);
+    const capName = o.first_captain === "random" ? t("top_ten.opt.random") : PH.nameOf(s, o.first_captain);
     if (!s.host) {
-      root.innerHTML = `<p class="tt-opts-line small" data-testid="tt-options">${esc(t("tt.opt.first_captain"))}: ${esc(capName)} ·
-        ${esc(t("tt.opt.rounds." + o.rounds))} · ${esc(t("tt.opt.themes"))}: ${esc(t("tt.opt.lang." + o.themes))}</p>`;
+      PH.patch(root, `<p class="tt-opts-line small" data-testid="tt-options">${esc(t("top_ten.opt.first_captain"))}: ${esc(capName)} ·
+        ${esc(t("top_ten.opt.rounds." + o.rounds))} · ${esc(t("top_ten.opt.themes"))}: ${esc(t("top_ten.opt.lang." + o.themes))}</p>`);
       return;
     }
-    /* drawn again when the page's language changes (not while a select is open) */
-    const built = root.querySelector(".tt-opts");
-    if (!built || (built.dataset.lang !== PH.lang && !built.contains(document.activeElement))) {
-      root.innerHTML = `<div class="tt-opts" data-testid="tt-options" data-lang="${esc(PH.lang)}">
-        <label title="${esc(t("tt.opt.first_hint"))}">${esc(t("tt.opt.first_captain"))} <select data-opt="first_captain" data-testid="opt-first-captain"></select></label>
-        <label>${esc(t("tt.opt.rounds"))} <select data-opt="rounds" data-testid="opt-rounds">
-          <option value="five">${esc(t("tt.opt.rounds.five"))}</option><option value="players">${esc(t("tt.opt.rounds.players"))}</option></select></label>
-        <label>${esc(t("tt.opt.themes"))} <select data-opt="themes" data-testid="opt-themes">
-          <option value="ja">${esc(t("tt.opt.lang.ja"))}</option><option value="en">${esc(t("tt.opt.lang.en"))}</option></select></label>
-      </div>`;
+    /* the controls are built once (again when the page's language changes); their values follow
+       the options below, except the select being used */
+    PH.mount(root, "top_ten-options", `<div class="tt-opts" data-testid="tt-options" data-lang="${esc(PH.lang)}">
+        <label title="${esc(t("top_ten.opt.first_hint"))}">${esc(t("top_ten.opt.first_captain"))} <select data-opt="first_captain" data-testid="opt-first-captain"></select></label>
+        <label>${esc(t("top_ten.opt.rounds"))} <select data-opt="rounds" data-testid="opt-rounds">
+          <option value="five">${esc(t("top_ten.opt.rounds.five"))}</option><option value="players">${esc(t("top_ten.opt.rounds.players"))}</option></select></label>
+        <label>${esc(t("top_ten.opt.themes"))} <select data-opt="themes" data-testid="opt-themes">
+          <option value="ja">${esc(t("top_ten.opt.lang.ja"))}</option><option value="en">${esc(t("top_ten.opt.lang.en"))}</option></select></label>
+      </div>`, () => {
       root.querySelectorAll("select[data-opt]").forEach((sel) => {
         sel.onchange = () => {
           const next = {};
@@ -473,9 +437,9 @@
           PH.setOptions(next);
         };
       });
-    }
+    });
     const cap = root.querySelector("[data-opt=first_captain]");
-    const want = [["random", t("tt.opt.random")], ...roster.map((r) => [r.seat, r.name])];
+    const want = [["random", t("top_ten.opt.random")], ...roster.map((r) => [r.seat, r.name])];
     if (o.first_captain !== "random" && !roster.some((r) => r.seat === o.first_captain)) want.push([o.first_captain, capName]);
     const sig = JSON.stringify(want);
     if (cap.dataset.sig !== sig && document.activeElement !== cap) {

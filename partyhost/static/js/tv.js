@@ -62,12 +62,12 @@
     const g = s.party.games.find((x) => x.key === s.party.game_key);
     /* more seats than the game takes: the extra ones watch and take a turn next game */
     const ok = g && (count > g.max ? present >= g.min : count >= g.min);
-    const note = !g ? "" : !ok ? t("lobby.need", { game: t("game." + g.key), min: g.min, max: g.max, count })
+    const note = !g ? "" : !ok ? t("lobby.need", { game: t(g.key + ".name"), min: g.min, max: g.max, count })
       : count > g.max ? t("lobby.sitout", { count: count - g.max }) : t("lobby.ready_to_start");
     return `<div class="games">${s.party.games.map((x) => `
         <button class="game-tile ${x.key === s.party.game_key ? "on" : ""}" ${s.host ? "" : "disabled"} data-choose="${esc(x.key)}">
-          <strong>${esc(t("game." + x.key))}</strong></button>`).join("")}</div>
-      ${g ? `<p class="blurb" data-testid="blurb">${esc(t("game." + g.key + ".blurb"))}</p>` : ""}
+          <strong>${esc(t(x.key + ".name"))}</strong></button>`).join("")}</div>
+      ${g ? `<p class="blurb" data-testid="blurb">${esc(t(g.key + ".blurb"))}</p>` : ""}
       ${s.host ? `<button class="primary huge" data-host="start" data-testid="start" ${ok ? "" : "disabled"}>${esc(t("lobby.start"))}</button>` : ""}
       <p class="note" data-testid="start-note">${esc(note)}</p>`;
   }
@@ -81,7 +81,7 @@
     const panel = app.querySelector(".join-panel");
     const panelHtml = `${qrBlock(s, false)}${addressPicker(s)}
         <p class="roomcode">${esc(t("app.room"))} <strong data-testid="room-code">${esc(s.party.room)}</strong></p>`;
-    if (panel.dataset.html !== panelHtml) { panel.dataset.html = panelHtml; panel.innerHTML = panelHtml; PH.wireHost(panel, s); }
+    PH.patch(panel, panelHtml, (el) => PH.wireHost(el, s));
     const many = s.party.roster.length > 4;
     const side = app.querySelector(".side");
     if (!side.querySelector(".game-options")) {
@@ -162,7 +162,7 @@
     };
     const html = list.map((a) => `<p class="alert ${a.code === "save_failed" ? "warn" : "info"}" data-code="${esc(a.code)}">
       <span class="sign" aria-hidden="true">${a.code === "save_failed" ? "⚠" : "ℹ"}</span><span>${esc(text(a))}</span></p>`).join("");
-    if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
+    PH.patch(el, html);
     el.hidden = !list.length;
   }
 

@@ -69,12 +69,12 @@
     return { kana: k, length: units.length, first: plain(units[0]), last, endsN: last === "ん" };
   }
 
-  const cardLabel = (c) => (c.kind === "kana" ? c.kana : c.kind === "number" ? (c.number === 7 ? "7+" : String(c.number)) : c.row + t("wbui.row_suffix"));
+  const cardLabel = (c) => (c.kind === "kana" ? c.kana : c.kind === "number" ? (c.number === 7 ? "7+" : String(c.number)) : c.row + t("word_basket.ui.row_suffix"));
   function fieldLabel(f) {
     if (!f) return "";
     if (f.kana) return f.kana;
-    if (f.row) return f.row + t("wbui.row_suffix");
-    return t("wbui.field_any");
+    if (f.row) return f.row + t("word_basket.ui.row_suffix");
+    return t("word_basket.ui.field_any");
   }
 
   /* Why ``card`` cannot take reading ``r`` on ``field`` (null when it fits): the checks and
@@ -107,113 +107,85 @@
     if (!e) return "";
     const n = (seat) => name(s, seat);
     switch (e.kind) {
-      case "start": return t("wbui.ev.start", { field: fieldLabel(e.field) });
-      case "play": return t(e.unknown ? "wbui.ev.play_unknown" : "wbui.ev.play", { name: n(e.seat), word: e.word });
-      case "reach": return t("wbui.ev.reach", { name: n(e.seat) });
-      case "race": return t("wbui.ev.race", { winner: n(e.winner), loser: n(e.loser), ms: msText(e.margin_ms) });
-      case "reset": return t("wbui.ev.reset", { name: n(e.seat), count: e.count, draw: e.draw, field: fieldLabel(e.field) });
-      case "reshuffle": return t("wbui.ev.reshuffle", { field: fieldLabel(e.field) });
+      case "start": return t("word_basket.ui.ev.start", { field: fieldLabel(e.field) });
+      case "play": return t(e.unknown ? "word_basket.ui.ev.play_unknown" : "word_basket.ui.ev.play", { name: n(e.seat), word: e.word });
+      case "reach": return t("word_basket.ui.ev.reach", { name: n(e.seat) });
+      case "race": return t("word_basket.ui.ev.race", { winner: n(e.winner), loser: n(e.loser), ms: msText(e.margin_ms) });
+      case "reset": return t("word_basket.ui.ev.reset", { name: n(e.seat), count: e.count, draw: e.draw, field: fieldLabel(e.field) });
+      case "reshuffle": return t("word_basket.ui.ev.reshuffle", { field: fieldLabel(e.field) });
       case "penalty":
-        return e.reason === "reach" ? t("wbui.ev.penalty_reach", { name: n(e.seat), by: n(e.by) })
-          : t("wbui.ev.penalty_rejected", { name: n(e.seat) });
-      case "challenge": return t("wbui.ev.challenge", { by: n(e.by), word: e.word });
+        return e.reason === "reach" ? t("word_basket.ui.ev.penalty_reach", { name: n(e.seat), by: n(e.by) })
+          : t("word_basket.ui.ev.penalty_rejected", { name: n(e.seat) });
+      case "challenge": return t("word_basket.ui.ev.challenge", { by: n(e.by), word: e.word });
       case "vote_result":
-        return t(e.outcome === "accept" ? "wbui.ev.accepted" : "wbui.ev.rejected", { word: e.word }) + (e.overruled ? " " + t("wbui.ev.overruled") : "");
-      case "win_pending": return t("wbui.ev.win_pending", { name: n(e.seat) });
-      case "won": return t("wbui.won", { name: n(e.seat) });
-      case "left": return t("wbui.ev.left", { name: n(e.seat) });
+        return t(e.outcome === "accept" ? "word_basket.ui.ev.accepted" : "word_basket.ui.ev.rejected", { word: e.word }) + (e.overruled ? " " + t("word_basket.ui.ev.overruled") : "");
+      case "win_pending": return t("word_basket.ui.ev.win_pending", { name: n(e.seat) });
+      case "won": return t("word_basket.ui.won", { name: n(e.seat) });
+      case "left": return t("word_basket.ui.ev.left", { name: n(e.seat) });
       default: return "";
     }
   }
-  /* a countdown's first text (app.js updates every [data-deadline] from then on) */
-  const left = (deadline, label) => t(label, { seconds: Math.max(0, Math.ceil(deadline - PH.serverNow())) });
   const msText = (ms) => (ms < 1 ? "<1" : String(ms)); /* the server rounds to whole ms */
   const lastEvent = (g) => (g.events && g.events.length ? g.events[g.events.length - 1] : null);
 
   /* The card face: kana, row wild or number wild. */
   function face(c) {
     if (c.kind === "kana") return `<span class="k">${esc(c.kana)}</span>`;
-    if (c.kind === "row") return `<span class="k">${esc(c.row)}<i>${esc(t("wbui.row_suffix"))}</i></span><small>${esc(c.kana)}</small>`;
-    return `<span class="k num">${c.number === 7 ? "7+" : c.number}</span><small>${esc(t(c.number === 7 ? "wbui.num_more" : "wbui.num_exact", { n: c.number }))}</small>`;
+    if (c.kind === "row") return `<span class="k">${esc(c.row)}<i>${esc(t("word_basket.ui.row_suffix"))}</i></span><small>${esc(c.kana)}</small>`;
+    return `<span class="k num">${c.number === 7 ? "7+" : c.number}</span><small>${esc(t(c.number === 7 ? "word_basket.ui.num_more" : "word_basket.ui.num_exact", { n: c.number }))}</small>`;
   }
 
   /* A word shown big (the vote's subject) gets smaller type when long, so that even 30 kana take
      two lines and leave the TV's field card its room. */
   const lengthClass = (word) => { const n = [...(word || "")].length; return n > 20 ? "xlong" : n > 12 ? "long" : ""; };
 
-  /* The vote box: subject, tally, countdown; phones add the ballot, the host's TV the overrule. */
+  /* The table vote on a challenged word: the kit's box, the word (and its reading) as subject;
+     phones add the ballots, the host the overrule (mode: "phone", "tv" or "watch"). */
   function voteBox(g, s, mode) {
     const v = g.vote;
     if (!v) return "";
-    const c = v.count || { accept: 0, reject: 0, waiting: 0 };
     const subj = v.subject || {};
-    const my = s.me && s.me.seat;
-    const voter = mode === "phone" && (v.voters || []).includes(my);
-    const mine = v.ballots && v.ballots[my];
     const reading = subj.reading && subj.reading !== subj.word ? `<span class="rd">${esc(subj.reading)}</span>` : "";
-    return `<div class="wb-vote" data-testid="vote">
-      <p class="ask">${esc(t("wbui.vote_q", { by: name(s, v.by), name: name(s, v.seat) }))}</p>
-      <p class="w ${lengthClass(subj.word)}"><span data-testid="vote-word">${esc(subj.word || "")}</span>${reading}</p>
-      <p class="tally"><span class="yes">${esc(t("wbui.accept"))} <b data-testid="tally-accept">${c.accept}</b></span>
-        <span class="no">${esc(t("wbui.reject"))} <b data-testid="tally-reject">${c.reject}</b></span>
-        <span class="wait">${esc(t("wbui.waiting", { count: c.waiting }))}</span>
-        <span class="cd" data-deadline="${v.closes}" data-label="wbui.vote_left" data-testid="vote-countdown">${esc(left(v.closes, "wbui.vote_left"))}</span></p>
-      ${voter ? `<div class="ballot"><button class="yes ${mine === "accept" ? "on" : ""}" data-ballot="accept" data-testid="ballot-accept">${esc(t("wbui.accept"))}</button>
-        <button class="no ${mine === "reject" ? "on" : ""}" data-ballot="reject" data-testid="ballot-reject">${esc(t("wbui.reject"))}</button></div>` : ""}
-      ${mode === "phone" && v.seat === my ? `<p class="small">${esc(t("wbui.vote_yours"))}</p>` : ""}
-      ${mode !== "watch" && s.host ? `<div class="overrule"><span>${esc(t("wbui.overrule"))}</span>
-        <button data-overrule="accept" data-testid="overrule-accept">${esc(t("wbui.accept"))}</button>
-        <button data-overrule="reject" data-testid="overrule-reject">${esc(t("wbui.reject"))}</button></div>` : ""}
-    </div>`;
-  }
-
-  /* The host's overrule buttons (TV, or a host's phone): a double press sends once. */
-  function wireOverrule(root) {
-    root.querySelectorAll("[data-overrule]").forEach((b) => {
-      b.onclick = () => {
-        const v = PH.last.game && PH.last.game.vote; /* the vote open now, not when this was drawn */
-        if (!v) return;
-        b.disabled = true;
-        PH.hostAct("overrule", { vote: v.id, outcome: b.dataset.overrule }).then((r) => { if (!r.ok) b.disabled = false; });
-      };
-    });
+    return PH.voteBox(s, v, { mode, cls: "wb-vote", subject: `<p class="ask">${esc(t("word_basket.ui.vote_q", { by: name(s, v.by), name: name(s, v.seat) }))}</p>
+      <p class="w ${lengthClass(subj.word)}"><span data-testid="vote-word">${esc(subj.word || "")}</span>${reading}</p>` });
   }
 
   function pendingBox(g, s) {
     const p = g.pending_win;
     if (!p) return "";
-    const why = p.needs.includes("reach") ? "wbui.pending_reach" : "wbui.pending_word";
+    const why = p.needs.includes("reach") ? "word_basket.ui.pending_reach" : "word_basket.ui.pending_word";
     return `<div class="wb-pending" data-testid="pending-win">${esc(t(why, { name: name(s, p.seat) }))}
-      <span class="cd" data-deadline="${p.until}" data-label="wbui.pending_left">${esc(left(p.until, "wbui.pending_left"))}</span></div>`;
+      ${PH.countdown(p.until, { label: "word_basket.ui.pending_left" })}</div>`;
   }
 
   /* A near-race: shown while the field its winner made is still the field. */
   function raceNote(g, s) {
     const r = g.race;
     if (!r || g.field.serial !== r.field + 1) return "";
-    return `<div class="wb-race" data-testid="race">${esc(t("wbui.race", { winner: name(s, r.winner), loser: name(s, r.loser), ms: msText(r.margin_ms) }))}
-      <small>${esc(t("wbui.race_words", { winner_word: r.winner_word, loser_word: r.loser_word }))}</small></div>`;
+    return `<div class="wb-race" data-testid="race">${esc(t("word_basket.ui.race", { winner: name(s, r.winner), loser: name(s, r.loser), ms: msText(r.margin_ms) }))}
+      <small>${esc(t("word_basket.ui.race_words", { winner_word: r.winner_word, loser_word: r.loser_word }))}</small></div>`;
   }
 
   function winnerBox(g, s, testid) {
     if (g.phase !== "over" || !g.winner) return "";
-    return `<div class="result won wb-won" data-testid="${testid}">★ ${esc(t("wbui.won", { name: name(s, g.winner) }))}</div>`;
+    return `<div class="result won wb-won" data-testid="${testid}">★ ${esc(t("word_basket.ui.won", { name: name(s, g.winner) }))}</div>`;
   }
 
   /* The phone's small field card: a kana, a row (with its kana: any of them may start a word), or any. */
   function fieldMini(g) {
     const f = g.field;
     const cls = f.kana ? "" : f.row ? "is-row" : "any";
-    return `<div class="field-mini ${cls}" data-testid="phone-field"><small>${esc(t("wbui.field"))}</small><span>${esc(fieldLabel(f))}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>`;
+    return `<div class="field-mini ${cls}" data-testid="phone-field"><small>${esc(t("word_basket.ui.field"))}</small><span>${esc(fieldLabel(f))}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>`;
   }
 
   /* ---------- the phone ---------- */
   const P = {
-    el: null, input: null, composing: false, reading: null /* chosen reading of a kanji word */,
-    lookupSent: "", lookupTimer: null, inflight: null, resetMode: false, reachWith: false,
-    seenEvent: null, s: null, game: null /* s.party.serial of the game drawn */,
+    screen: null, input: null, composing: false, reading: null /* chosen reading of a kanji word */,
+    lookupSent: "", lookupTimer: null, resetMode: false, reachWith: false,
+    play: null /* the hand's guarded send (a tap, or Enter in the field) */,
+    s: null, game: null /* s.party.serial of the game drawn */,
   };
-  PH.on("conn", () => { P.inflight = null; P.lookupSent = ""; }); /* a lookup lost with the connection is asked again */
+  PH.on("conn", () => { P.lookupSent = ""; }); /* a lookup lost with the connection is asked again */
 
   function typed() { return P.input ? P.input.value : ""; }
 
@@ -252,7 +224,7 @@
     const out = { fits: new Set(), reason: "", cur };
     if (!cur.r || !me) {
       /* mid-conversion text (romaji, kanji candidates) is not judged until the IME confirms it */
-      if (cur.error && !P.composing) out.reason = t("err.wb_" + cur.error, cur.params);
+      if (cur.error && !P.composing) out.reason = t("word_basket.err.wb_" + cur.error, cur.params);
       if (cur.pending) requestLookup(cur.key);
       return out;
     }
@@ -262,26 +234,29 @@
       const codes = new Set(errors.map(([, e]) => e.code));
       const rep = errors.find(([, e]) => e.code === "word_repeated");
       const pick = rep ? rep[1] : codes.size === 1 ? errors[0][1] : null;
-      out.reason = pick ? t("err.wb_" + pick.code, pick.params) : t("wbui.no_card_fits", { last: cur.r.last, length: cur.r.length });
+      out.reason = pick ? t("word_basket.err.wb_" + pick.code, pick.params) : t("word_basket.ui.no_card_fits", { last: cur.r.last, length: cur.r.length });
     }
     return out;
   }
 
-  function skeleton(root) {
-    root.innerHTML = `<div class="wb phone">
-      <div class="wb-top" data-testid="wb-top"></div>
-      <div class="wb-banner"></div>
+  /* The phone's screen: the word field lives in the skeleton (never redrawn while a game lasts),
+     everything around it is a part the kit redraws when it changes. */
+  const skeleton = () => `<div class="wb phone">
+      <div class="wb-top" data-testid="wb-top" data-part="top"></div>
+      <div class="wb-banner" data-part="banner"></div>
       <div class="wb-entry">
         <input class="wb-word" data-testid="word" lang="ja" maxlength="40" autocomplete="off" autocorrect="off"
-               autocapitalize="off" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("wbui.word_placeholder"))}">
-        <div class="wb-hint" data-testid="fit-hint" aria-live="polite"></div>
+               autocapitalize="off" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("word_basket.ui.word_placeholder"))}">
+        <div class="wb-hint" data-testid="fit-hint" aria-live="polite" data-part="hint"></div>
       </div>
-      <div class="wb-hand" data-testid="hand"></div>
-      <div class="wb-actions"></div>
-      <div class="wb-log"></div>
+      <div class="wb-hand" data-testid="hand" data-part="hand"></div>
+      <div class="wb-actions" data-part="actions"></div>
+      <div class="wb-log" data-part="log"></div>
     </div>`;
-    P.el = root.firstElementChild;
-    P.input = P.el.querySelector(".wb-word");
+
+  function build(el) {
+    P.input = el.querySelector(".wb-word");
+    P.composing = false;
     const inp = P.input;
     inp.addEventListener("compositionstart", () => { P.composing = true; });
     inp.addEventListener("compositionend", () => { P.composing = false; if (P.s) drawHand(P.s); });
@@ -294,27 +269,28 @@
       if (!P.s) return;
       const f = fits(P.s);
       const ids = [...f.fits];
-      if (ids.length === 1) play(P.s, ids[0]);
-      else if (ids.length > 1) PH.toast(t("wbui.tap_one"));
+      const card = ids.length === 1 && P.screen.part("hand").querySelector(`[data-card="${ids[0]}"]`);
+      if (card && P.play) P.play(card);
+      else if (ids.length > 1) PH.toast(t("word_basket.ui.tap_one"));
       else if (f.reason) PH.toast(f.reason, true);
     });
   }
 
-  function play(s, id) {
-    const g = s.game;
-    if (P.inflight !== null || g.phase !== "play") return;
+  /* Play the card of button b with the typed word: the request (the hand's guard holds every
+     card until the answer), or null when there is nothing to send. */
+  function play(b) {
+    const g = P.s.game;
+    if (g.phase !== "play") return null;
     const cur = currentReading(g);
-    if (!cur.r) return;
+    if (!cur.r) return null;
     const hand = g.hand || [];
-    const action = { type: "play", field: g.field.serial, card: id, word: typed().trim() };
+    const action = { type: "play", field: g.field.serial, card: Number(b.dataset.card), word: typed().trim() };
     if (cur.kanji) action.reading = P.reading;
     if (hand.length === 2 && P.reachWith) action.reach = true;
-    P.inflight = id;
-    drawHand(s);
-    PH.act(action).then((r) => {
-      P.inflight = null; /* this play's own answer (a lookup's answer must not unlock the card) */
+    b.classList.add("sending");
+    return PH.act(action).then((r) => {
       if (r.ok) { P.input.value = ""; P.reading = null; P.reachWith = false; PH.buzz(40); }
-      if (P.s) render(P.s);
+      return r;
     });
   }
 
@@ -326,12 +302,11 @@
     const html = `${fieldMini(g)}
       <div class="facts">
         ${fresh ? `<p class="lastword">${who(s, top.seat)} <span class="w">${esc(top.word)}</span>${top.reading !== top.word ? `<span class="rd">${esc(top.reading)}</span>` : ""}${top.unknown && !top.status ? ' <span class="q">?</span>' : ""}</p>` : ""}
-        <p class="small">${esc(t("wbui.deck", { count: g.deck }))}${me ? " · " + esc(t("wbui.my_cards", { count: me.cards })) : ""}
-          ${me && me.reach ? ` <span class="reach-tag">${esc(t("wbui.reach"))}</span>` : ""}
-          ${me && me.handicap !== "normal" ? ` · ${esc(t("wbui.hc_short_" + me.handicap))}` : ""}</p>
+        <p class="small">${esc(t("word_basket.ui.deck", { count: g.deck }))}${me ? " · " + esc(t("word_basket.ui.my_cards", { count: me.cards })) : ""}
+          ${me && me.reach ? ` <span class="reach-tag">${esc(t("word_basket.ui.reach"))}</span>` : ""}
+          ${me && me.handicap !== "normal" ? ` · ${esc(t("word_basket.ui.hc_short_" + me.handicap))}` : ""}</p>
       </div>`;
-    const el = P.el.querySelector(".wb-top");
-    if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
+    P.screen.draw("top", html);
   }
 
   function drawBanner(s) {
@@ -339,81 +314,61 @@
     const e = lastEvent(g);
     const html = winnerBox(g, s, "result") || voteBox(g, s, "phone") || pendingBox(g, s) || raceNote(g, s)
       || (e && e.kind !== "play" ? `<p class="event wb-ev ${e.kind}" data-testid="event">${esc(eventText(e, s))}</p>` : "");
-    const el = P.el.querySelector(".wb-banner");
-    if (el.dataset.html === html) return;
-    el.dataset.html = html;
-    el.innerHTML = html;
-    el.querySelectorAll("[data-ballot]").forEach((b) => {
-      b.onclick = () => { const v = PH.last.game && PH.last.game.vote; if (v) PH.act({ type: "vote", vote: v.id, ballot: b.dataset.ballot }); };
-    });
-    wireOverrule(el);
+    P.screen.draw("banner", html); /* a vote box wires itself */
   }
 
   function drawHand(s) {
     const g = s.game;
     const hand = g.hand || [];
     const live = g.phase === "play" && !g.pending_win;
-    const hint = P.el.querySelector(".wb-hint");
-    const handEl = P.el.querySelector(".wb-hand");
+    const handEl = P.screen.part("hand");
     const over = g.phase === "over";
     P.input.disabled = over;
-    P.el.querySelector(".wb-entry").hidden = over;
+    P.screen.el.querySelector(".wb-entry").hidden = over;
     handEl.hidden = over;
     if (over) return;
     if (P.resetMode) {
-      /* recorded in dataset.html like every other drawing, so that leaving this mode redraws the
-         playing hand (else the pick buttons stayed, and a tap reset the whole hand) */
-      const ask = `<p class="reset-ask">${esc(t("wbui.reset_pick"))}</p>`;
+      /* drawn by the kit like every other drawing, so that leaving this mode redraws the playing
+         hand (else the pick buttons stayed, and a tap reset the whole hand) */
       const picks = hand.map((c) => `<button class="wbcard k-${c.kind}" data-top="${c.id}" data-testid="card-${c.id}" ${c.kind === "number" ? "disabled" : ""}>${face(c)}</button>`).join("");
       handEl.className = "wb-hand picking";
-      if (hint.dataset.html !== ask) { hint.dataset.html = ask; hint.innerHTML = ask; }
-      if (handEl.dataset.html === picks) return;
-      handEl.dataset.html = picks;
-      handEl.innerHTML = picks;
-      handEl.querySelectorAll("[data-top]").forEach((b) => {
-        b.onclick = () => {
-          P.resetMode = false;
-          /* the field now, not when these buttons were drawn (another card may have come in) */
-          PH.act({ type: "reset", field: P.s.game.field.serial, top: Number(b.dataset.top) }).then(() => P.s && render(P.s));
-          render(s);
-        };
-      });
+      P.screen.draw("hint", `<p class="reset-ask">${esc(t("word_basket.ui.reset_pick"))}</p>`);
+      P.screen.draw("hand", picks, (el) => PH.guard(el.querySelectorAll("[data-top]"), (b) => {
+        P.resetMode = false;
+        /* the field now, not when these buttons were drawn (another card may have come in) */
+        const sent = PH.act({ type: "reset", field: P.s.game.field.serial, top: Number(b.dataset.top) });
+        render(P.s);
+        return sent;
+      }, { key: "wb-reset" }));
       return;
     }
     const f = fits(s);
     let hintHtml = "";
     if (f.cur.readings) {
-      hintHtml = `<p class="reading" data-testid="reading">${esc(t("wbui.reading"))} ${f.cur.readings.map((r) =>
+      hintHtml = `<p class="reading" data-testid="reading">${esc(t("word_basket.ui.reading"))} ${f.cur.readings.map((r) =>
         `<button class="rdchip ${r === P.reading ? "on" : ""}" data-reading="${esc(r)}">${esc(r)}</button>`).join("")}</p>`;
-    } else if (f.cur.pending) hintHtml = `<p class="small" data-testid="reading-wait">${esc(t("wbui.looking_up"))}</p>`;
-    else if (f.cur.r) hintHtml = `<p class="small">${esc(t("wbui.length", { length: f.cur.r.length, last: f.cur.r.last }))}</p>`;
-    else if (!f.cur.error && g.phase === "vote") hintHtml = `<p class="small">${esc(t("wbui.vote_pause"))}</p>`;
-    else if (!f.cur.error && live) hintHtml = `<p class="small">${esc(t(g.field.kana || g.field.row ? "wbui.start_with" : "wbui.start_any", { field: fieldLabel(g.field) }))}</p>`;
+    } else if (f.cur.pending) hintHtml = `<p class="small" data-testid="reading-wait">${esc(t("word_basket.ui.looking_up"))}</p>`;
+    else if (f.cur.r) hintHtml = `<p class="small">${esc(t("word_basket.ui.length", { length: f.cur.r.length, last: f.cur.r.last }))}</p>`;
+    else if (!f.cur.error && g.phase === "vote") hintHtml = `<p class="small">${esc(t("word_basket.ui.vote_pause"))}</p>`;
+    else if (!f.cur.error && live) hintHtml = `<p class="small">${esc(t(g.field.kana || g.field.row ? "word_basket.ui.start_with" : "word_basket.ui.start_any", { field: fieldLabel(g.field) }))}</p>`;
     if (f.reason) hintHtml += `<p class="why" data-testid="why">${esc(f.reason)}</p>`;
-    else if (f.fits.size && !live) hintHtml += `<p class="held">${esc(t(g.phase === "vote" ? "wbui.vote_pause" : "wbui.pending_pause"))}</p>`;
-    else if (f.fits.size) hintHtml += `<p class="ok">${esc(t("wbui.tap_fit"))}</p>`;
-    if (hint.dataset.html !== hintHtml) {
-      hint.dataset.html = hintHtml;
-      hint.innerHTML = hintHtml;
-      hint.querySelectorAll("[data-reading]").forEach((b) => {
-        b.onmousedown = (e) => e.preventDefault();
-        b.onclick = () => { P.reading = b.dataset.reading; drawHand(s); };
-      });
-    }
+    else if (f.fits.size && !live) hintHtml += `<p class="held">${esc(t(g.phase === "vote" ? "word_basket.ui.vote_pause" : "word_basket.ui.pending_pause"))}</p>`;
+    else if (f.fits.size) hintHtml += `<p class="ok">${esc(t("word_basket.ui.tap_fit"))}</p>`;
+    P.screen.draw("hint", hintHtml, (el) => el.querySelectorAll("[data-reading]").forEach((b) => {
+      b.onmousedown = (e) => e.preventDefault();
+      b.onclick = () => { P.reading = b.dataset.reading; drawHand(P.s); };
+    }));
     handEl.className = "wb-hand" + (f.cur.r ? " judging" : "") + (hand.length > 6 ? " many" : "") + (live ? "" : " held");
     const cards = hand.map((c) => {
       const fit = f.fits.has(c.id);
-      return `<button class="wbcard k-${c.kind} ${fit ? "fit" : ""} ${P.inflight === c.id ? "sending" : ""}" data-card="${c.id}" data-testid="card-${c.id}"
-        ${live && fit && P.inflight === null ? "" : "disabled"}>${face(c)}</button>`;
+      return `<button class="wbcard k-${c.kind} ${fit ? "fit" : ""}" data-card="${c.id}" data-testid="card-${c.id}"
+        ${live && fit ? "" : "disabled"}>${face(c)}</button>`;
     }).join("");
-    if (handEl.dataset.html !== cards) {
-      handEl.dataset.html = cards;
-      handEl.innerHTML = cards;
-      handEl.querySelectorAll("[data-card]").forEach((b) => {
-        b.onmousedown = (e) => e.preventDefault(); /* keep the keyboard open for the next word */
-        b.onclick = () => play(P.s, Number(b.dataset.card));
-      });
-    }
+    P.screen.draw("hand", cards, (el) => {
+      const buttons = el.querySelectorAll("[data-card]");
+      buttons.forEach((b) => { b.onmousedown = (e) => e.preventDefault(); }); /* keep the keyboard open for the next word */
+      P.play = PH.guard(buttons, play, { key: "wb-play" });
+    });
   }
 
   function drawActions(s) {
@@ -423,77 +378,69 @@
     const live = g.phase === "play";
     const btn = [];
     if (g.phase !== "over") {
-      if (P.resetMode) btn.push(`<button data-do="cancel" data-testid="reset-cancel">${esc(t("wbui.cancel"))}</button>`);
-      else if (live && !g.pending_win && hand.length) btn.push(`<button data-do="reset" data-testid="reset">${esc(t("wbui.reset"))}</button>`);
-      if (me && hand.length === 1 && !me.reach) btn.push(`<button class="primary" data-do="reach" data-testid="reach">${esc(t("wbui.reach"))}</button>`);
-      if (hand.length === 2 && live) btn.push(`<label class="reachwith"><input type="checkbox" data-do="reachwith" data-testid="reach-with" ${P.reachWith ? "checked" : ""}> ${esc(t("wbui.reach_with"))}</label>`);
+      if (P.resetMode) btn.push(`<button data-do="cancel" data-testid="reset-cancel">${esc(t("word_basket.ui.cancel"))}</button>`);
+      else if (live && !g.pending_win && hand.length) btn.push(`<button data-do="reset" data-testid="reset">${esc(t("word_basket.ui.reset"))}</button>`);
+      if (me && hand.length === 1 && !me.reach) btn.push(`<button class="primary" data-do="reach" data-testid="reach">${esc(t("word_basket.ui.reach"))}</button>`);
+      if (hand.length === 2 && live) btn.push(`<label class="reachwith"><input type="checkbox" data-do="reachwith" data-testid="reach-with" ${P.reachWith ? "checked" : ""}> ${esc(t("word_basket.ui.reach_with"))}</label>`);
       const ch = g.challengeable;
-      if (live && ch && ch.seat !== g.me) btn.push(`<button class="warn" data-do="challenge" data-testid="challenge">${esc(t("wbui.challenge", { word: ch.word }))}</button>`);
+      if (live && ch && ch.seat !== g.me) btn.push(`<button class="warn" data-do="challenge" data-testid="challenge">${esc(t("word_basket.ui.challenge", { word: ch.word }))}</button>`);
       if (live) {
         for (const p of g.players) {
           if (p.seat === g.me) continue;
           const pw = g.pending_win && g.pending_win.seat === p.seat && g.pending_win.needs.includes("reach");
-          if ((p.cards === 1 && !p.reach) || pw) btn.push(`<button class="warn" data-point="${esc(p.seat)}" data-testid="point-out-${esc(p.seat)}">${esc(t("wbui.point_out", { name: name(s, p.seat) }))}</button>`);
+          if ((p.cards === 1 && !p.reach) || pw) btn.push(`<button class="warn" data-point="${esc(p.seat)}" data-testid="point-out-${esc(p.seat)}">${esc(t("word_basket.ui.point_out", { name: name(s, p.seat) }))}</button>`);
         }
       }
     }
-    const html = btn.join("");
-    const el = P.el.querySelector(".wb-actions");
-    if (el.dataset.html === html) return;
-    el.dataset.html = html;
-    el.innerHTML = html;
-    const on = (sel, fn) => { const b = el.querySelector(sel); if (b) b.onclick = fn; };
-    on("[data-do=cancel]", () => { P.resetMode = false; render(P.s); });
-    on("[data-do=reset]", () => {
-      const h = P.s.game.hand || [];
-      if (h.every((c) => c.kind === "number")) {
-        if (confirm(t("wbui.reset_numbers"))) PH.act({ type: "reset", field: P.s.game.field.serial });
-        return;
-      }
-      P.resetMode = true;
-      render(P.s);
+    P.screen.draw("actions", btn.join(""), (el) => {
+      const on = (sel, fn) => { const b = el.querySelector(sel); if (b) b.onclick = fn; };
+      on("[data-do=cancel]", () => { P.resetMode = false; render(P.s); });
+      /* every button that sends is guarded: a double tap sends once */
+      PH.guard(el.querySelector("[data-do=reset]"), () => {
+        const h = P.s.game.hand || [];
+        if (h.every((c) => c.kind === "number")) {
+          return confirm(t("word_basket.ui.reset_numbers")) ? PH.act({ type: "reset", field: P.s.game.field.serial }) : null;
+        }
+        P.resetMode = true;
+        render(P.s);
+        return null;
+      });
+      PH.guard(el.querySelector("[data-do=reach]"), () => PH.act({ type: "reach" }), { key: "wb-reach" });
+      PH.guard(el.querySelector("[data-do=challenge]"), () => {
+        const c = P.s.game.challengeable;
+        return c ? PH.act({ type: "challenge", field: c.field }) : null;
+      }, { key: "wb-challenge" });
+      const rw = el.querySelector("[data-do=reachwith]");
+      if (rw) rw.onchange = () => { P.reachWith = rw.checked; };
+      el.querySelectorAll("[data-point]").forEach((b) => {
+        PH.guard(b, () => PH.act({ type: "point_out", seat: b.dataset.point }), { key: "wb-point:" + b.dataset.point });
+      });
     });
-    on("[data-do=reach]", () => PH.act({ type: "reach" }));
-    on("[data-do=challenge]", () => {
-      const c = P.s.game.challengeable;
-      if (c) PH.act({ type: "challenge", field: c.field });
-    });
-    const rw = el.querySelector("[data-do=reachwith]");
-    if (rw) rw.onchange = () => { P.reachWith = rw.checked; };
-    el.querySelectorAll("[data-point]").forEach((b) => { b.onclick = () => PH.act({ type: "point_out", seat: b.dataset.point }); });
   }
 
   function drawLog(s) {
     const g = s.game;
     const rows = g.chain.slice(g.phase === "over" ? -12 : -4).reverse().map((c) => `<li class="${c.status || ""}">${who(s, c.seat)} <span class="w">${esc(c.word)}</span>
       ${c.reading !== c.word ? `<span class="rd">${esc(c.reading)}</span>` : ""}<span class="lbl">${esc(c.label)}</span></li>`).join("");
-    const html = rows ? `<ol class="wb-chain mini">${rows}</ol>` : "";
-    const el = P.el.querySelector(".wb-log");
-    if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
+    P.screen.draw("log", rows ? `<ol class="wb-chain mini">${rows}</ol>` : "");
   }
 
   /* Tell this phone's holder what happened to them (toasts in their language, vibration). */
   function feel(g, s) {
-    const evs = g.events || [];
-    const newest = evs.length ? evs[evs.length - 1].n : 0;
-    if (P.seenEvent === null) { P.seenEvent = newest; return; }
-    for (const e of evs) {
-      if (e.n <= P.seenEvent) continue;
+    PH.react("word_basket.phone", s, g.events, (e) => {
       if (e.kind === "race" && e.loser === g.me) {
-        PH.toast(t("wbui.race_lost", { winner: name(s, e.winner), ms: msText(e.margin_ms) }), true);
+        PH.toast(t("word_basket.ui.race_lost", { winner: name(s, e.winner), ms: msText(e.margin_ms) }), true);
         PH.buzz([60, 40, 60]);
       } else if (e.kind === "penalty" && e.seat === g.me) {
         PH.toast(eventText(e, s), true);
         PH.buzz([300, 100, 300]);
       } else if (e.kind === "challenge" && e.seat !== g.me) PH.buzz([80, 60, 80]);
       else if (e.kind === "won") PH.buzz(e.seat === g.me ? [50, 50, 50, 50, 300] : [200]);
-    }
-    P.seenEvent = newest;
+    });
   }
 
   function render(s) {
     P.s = s;
-    P.input.placeholder = t("wbui.word_placeholder"); /* the language may have changed */
     drawTop(s);
     drawBanner(s);
     drawHand(s);
@@ -504,11 +451,11 @@
   function phone(root, s) {
     const g = s.game;
     if (!g.hand || !s.me || !s.me.playing) { spectator(root, s); return; }
-    if (!P.el || !root.contains(P.el)) { skeleton(root); P.seenEvent = null; P.resetMode = false; }
-    if (P.game !== s.party.serial) {
-      /* a new game (play again keeps this page): nothing typed or chosen for the last one carries over */
+    /* one skeleton per game: play again builds a new one, so nothing typed for the last game stays */
+    P.screen = PH.mount(root, "word_basket:" + s.party.serial, skeleton(), build);
+    if (P.screen.fresh && P.game !== s.party.serial) {
       P.game = s.party.serial;
-      P.input.value = ""; P.reading = null; P.reachWith = false; P.resetMode = false; P.seenEvent = null;
+      P.reading = null; P.reachWith = false; P.resetMode = false;
     }
     if (P.resetMode && (g.phase !== "play" || g.pending_win)) P.resetMode = false;
     feel(g, s);
@@ -517,24 +464,23 @@
 
   function spectator(root, s) {
     const g = s.game;
-    P.el = null;
-    root.innerHTML = `<div class="wb phone spectating">
+    PH.patch(root, `<div class="wb phone spectating">
       <div class="wb-top">${fieldMini(g)}
-        <div class="facts"><p class="small">${esc(t("wbui.deck", { count: g.deck }))}</p></div></div>
+        <div class="facts"><p class="small">${esc(t("word_basket.ui.deck", { count: g.deck }))}</p></div></div>
       ${winnerBox(g, s, "result") || voteBox(g, s, "watch")}
-      ${chainList(g, s, 6)}${playersList(g, s)}</div>`;
+      ${chainList(g, s, 6)}${playersList(g, s)}</div>`);
   }
 
   /* ---------- the TV ---------- */
   function chainList(g, s, count) {
     const items = g.chain.slice(-count).reverse();
-    if (!items.length) return `<p class="note wb-empty">${esc(t("wbui.chain_empty"))}</p>`;
+    if (!items.length) return `<p class="note wb-empty">${esc(t("word_basket.ui.chain_empty"))}</p>`;
     return `<ol class="wb-chain" data-testid="chain">${items.map((c, i) => `
       <li class="${c.status || ""} ${i === 0 ? "latest" : ""}" data-n="${c.n}" style="border-left-color:${PH.colorOf(s, c.seat)}">
         <span class="w">${esc(c.word)}</span>
         ${c.reading !== c.word ? `<span class="rd">${esc(c.reading)}</span>` : ""}
         <span class="lbl">${esc(c.label)}</span>
-        ${c.unknown && !c.status ? `<span class="q" title="${esc(t("wbui.unknown"))}">?</span>` : ""}
+        ${c.unknown && !c.status ? `<span class="q" title="${esc(t("word_basket.ui.unknown"))}">?</span>` : ""}
         ${c.status === "accepted" ? `<span class="st ok">✓</span>` : c.status === "rejected" ? `<span class="st ng">✗</span>` : ""}
         ${who(s, c.seat)}
       </li>`).join("")}</ol>`;
@@ -546,63 +492,59 @@
       <li class="${p.reach ? "reaching" : ""} ${away.has(p.seat) ? "away" : ""} ${g.winner === p.seat ? "winner" : ""}" data-seat="${esc(p.seat)}">
         <span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(name(s, p.seat))}</span>
         <span class="backs" data-testid="count-${esc(p.seat)}">${Array.from({ length: Math.min(p.cards, 10) }, () => "<i></i>").join("")}<b>${p.cards}</b></span>
-        ${p.reach ? `<span class="reach-tag">${esc(t("wbui.reach"))}</span>` : ""}
-        ${p.handicap !== "normal" ? `<span class="tag">${esc(t("wbui.hc_short_" + p.handicap))}</span>` : ""}
+        ${p.reach ? `<span class="reach-tag">${esc(t("word_basket.ui.reach"))}</span>` : ""}
+        ${p.handicap !== "normal" ? `<span class="tag">${esc(t("word_basket.ui.hc_short_" + p.handicap))}</span>` : ""}
       </li>`).join("")}</ul>`;
   }
 
-  let tvSeen = null;
-  function sound(g) {
-    const e = lastEvent(g);
-    if (!e || tvSeen === e.n) return;
-    const first = tvSeen === null;
-    tvSeen = e.n;
-    if (first) return;
-    if (e.kind === "play") PH.beep(660, 90);
-    else if (e.kind === "race") { PH.beep(660, 60); setTimeout(() => PH.beep(440, 90), 80); }
-    else if (e.kind === "challenge") PH.beep(330, 200, "triangle");
-    else if (e.kind === "penalty") PH.beep(140, 300, "sawtooth");
-    else if (e.kind === "won") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+  /* The TV sounds the newest event of each state (several at once would play over each other). */
+  function sound(g, s) {
+    PH.react("word_basket.tv", s, lastEvent(g), (e) => {
+      if (e.kind === "play") PH.beep(660, 90);
+      else if (e.kind === "race") { PH.beep(660, 60); setTimeout(() => PH.beep(440, 90), 80); }
+      else if (e.kind === "challenge") PH.beep(330, 200, "triangle");
+      else if (e.kind === "penalty") PH.beep(140, 300, "sawtooth");
+      else if (e.kind === "won") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+    });
   }
 
   function tv(root, s) {
     const g = s.game;
-    sound(g);
+    sound(g, s);
     const f = g.field;
     const e = lastEvent(g);
-    const byText = f.how === "play" ? t("wbui.by_play", { name: name(s, f.by) })
-      : f.how === "reset" ? t("wbui.by_reset", { name: name(s, f.by) }) : f.how === "turn" ? t("wbui.by_turn") : "";
+    const byText = f.how === "play" ? t("word_basket.ui.by_play", { name: name(s, f.by) })
+      : f.how === "reset" ? t("word_basket.ui.by_reset", { name: name(s, f.by) }) : f.how === "turn" ? t("word_basket.ui.by_turn") : "";
     const bigField = `<div class="wb-field">
       <div class="fieldcard ${f.row ? "is-row" : ""} ${f.kana || f.row ? "" : "any"}" data-testid="field" style="${f.by ? `border-color:${PH.colorOf(s, f.by)}` : ""}">
-        <span class="k">${esc(f.kana || f.row || t("wbui.field_any"))}${f.row ? `<i>${esc(t("wbui.row_suffix"))}</i>` : ""}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>
+        <span class="k">${esc(f.kana || f.row || t("word_basket.ui.field_any"))}${f.row ? `<i>${esc(t("word_basket.ui.row_suffix"))}</i>` : ""}</span>${f.row ? `<small>${esc(g.rows[f.row] || "")}</small>` : ""}</div>
       <p class="by">${esc(byText)}</p></div>`;
     const banner = winnerBox(g, s, "tv-result") || voteBox(g, s, "tv") || pendingBox(g, s) || raceNote(g, s)
       || (e ? `<p class="event big wb-ev ${e.kind}" data-testid="tv-event">${esc(eventText(e, s))}</p>` : "<div></div>");
     const ch = g.challengeable;
     const mode = g.options && g.options.word_mode;
-    root.innerHTML = `<div class="wb tv phase-${g.phase}">
+    PH.patch(root, `<div class="wb tv phase-${g.phase}">
       <div class="wb-status">
-        <span data-testid="deck">${esc(t("wbui.deck", { count: g.deck }))}</span>
-        <span>${esc(t("wbui.basket", { count: g.basket }))}</span>
-        ${g.reshuffles ? `<span>${esc(t("wbui.reshuffles", { count: g.reshuffles }))}</span>` : ""}
-        <span class="mode">${esc(t("wbui.mode_" + (mode || "vote")))}</span>
+        <span data-testid="deck">${esc(t("word_basket.ui.deck", { count: g.deck }))}</span>
+        <span>${esc(t("word_basket.ui.basket", { count: g.basket }))}</span>
+        ${g.reshuffles ? `<span>${esc(t("word_basket.ui.reshuffles", { count: g.reshuffles }))}</span>` : ""}
+        <span class="mode">${esc(t("word_basket.ui.mode_" + (mode || "vote")))}</span>
       </div>
       <div class="wb-banner">${banner}</div>
       ${bigField}
       <div class="wb-right">
-        ${ch && g.phase === "play" ? `<p class="challengeable" data-testid="challengeable">${esc(t("wbui.can_challenge", { word: ch.word }))}</p>` : ""}
+        ${ch && g.phase === "play" ? `<p class="challengeable" data-testid="challengeable">${esc(t("word_basket.ui.can_challenge", { word: ch.word }))}</p>` : ""}
         ${chainList(g, s, 7)}
       </div>
       ${playersList(g, s)}
-    </div>`;
-    /* older words that do not fit the room left (a vote box takes some) are left out whole,
-       rather than cut in half at the edge */
-    const box = root.querySelector(".wb-right");
-    if (box) {
+    </div>`, (el) => {
+      /* older words that do not fit the room left (a vote box takes some) are left out whole,
+         rather than cut in half at the edge */
+      const box = el.querySelector(".wb-right");
+      if (!box) return;
       const bottom = box.getBoundingClientRect().bottom;
-      root.querySelectorAll(".wb-chain li").forEach((li) => { if (li.getBoundingClientRect().bottom > bottom + 0.5) li.hidden = true; });
-    }
-    wireOverrule(root);
+      el.querySelectorAll(".wb-chain li").forEach((li) => { if (li.getBoundingClientRect().bottom > bottom + 0.5) li.hidden = true; });
+    });
   }
 
   /* ---------- lobby options: word mode, handicaps (controls for the host only) ---------- */
@@ -610,43 +552,43 @@
     const o = s.party.options || {};
     const mode = o.word_mode || "vote";
     const hc = o.handicaps || {};
-    const key = JSON.stringify([s.host, o, s.party.roster.map((r) => [r.seat, r.name]), PH.lang]);
-    if (root.dataset.key === key && root.firstElementChild) return;
-    root.dataset.key = key;
     const modes = ["vote", "strict", "free"];
     const levels = ["easy", "normal", "hard"];
     if (!s.host) {
       const special = s.party.roster.filter((r) => hc[r.seat] && hc[r.seat] !== "normal");
-      root.innerHTML = `<div class="wb-lobby"><p><span class="small">${esc(t("wbui.opt_mode"))}</span> <b data-testid="opt-mode">${esc(t("wbui.mode_" + mode))}</b></p>
-        ${special.length ? `<p class="small">${special.map((r) => esc(r.name) + ": " + esc(t("wbui.handicap_" + hc[r.seat]))).join(" · ")}</p>` : ""}</div>`;
+      PH.patch(root, `<div class="wb-lobby"><p><span class="small">${esc(t("word_basket.ui.opt_mode"))}</span> <b data-testid="opt-mode">${esc(t("word_basket.ui.mode_" + mode))}</b></p>
+        ${special.length ? `<p class="small">${special.map((r) => esc(r.name) + ": " + esc(t("word_basket.ui.handicap_" + hc[r.seat]))).join(" · ")}</p>` : ""}</div>`);
       return;
     }
     const wasOpen = !!root.querySelector("details[open]");
     const vs = o.vote_seconds || 20, rw = o.reach_window || 5;
     const choice = (attr, values, cur, label) => `<label class="small">${esc(t(label))}
-      <select data-${attr} data-testid="opt-${attr}">${values.map((v) => `<option value="${v}" ${v === cur ? "selected" : ""}>${esc(t("wbui.seconds", { seconds: v }))}</option>`).join("")}</select></label>`;
-    root.innerHTML = `<div class="wb-lobby host">
-      <p class="small">${esc(t("wbui.opt_mode"))}</p>
-      <div class="seg" data-testid="opt-mode">${modes.map((m) => `<button class="${m === mode ? "on" : ""}" data-mode="${m}" data-testid="mode-${m}">${esc(t("wbui.mode_" + m))}</button>`).join("")}</div>
-      <p class="small">${esc(t("wbui.mode_help_" + mode))}</p>
-      <div class="times">${choice("vote-seconds", [...new Set([10, 20, 30, 60, vs])].sort((a, b) => a - b), vs, "wbui.opt_vote_seconds")}
-        ${choice("reach-window", [...new Set([3, 5, 10, rw])].sort((a, b) => a - b), rw, "wbui.opt_reach_window")}</div>
-      ${s.party.roster.length ? `<details ${wasOpen || Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("wbui.opt_handicap"))}</summary>
-        <p class="small legend">${levels.map((l) => esc(t("wbui.handicap_" + l))).join(" · ")}</p>
+      <select data-${attr} data-testid="opt-${attr}">${values.map((v) => `<option value="${v}" ${v === cur ? "selected" : ""}>${esc(t("word_basket.ui.seconds", { seconds: v }))}</option>`).join("")}</select></label>`;
+    /* the kit redraws it only when it changed (a select being used stays open) */
+    PH.patch(root, `<div class="wb-lobby host">
+      <p class="small">${esc(t("word_basket.ui.opt_mode"))}</p>
+      <div class="seg" data-testid="opt-mode">${modes.map((m) => `<button class="${m === mode ? "on" : ""}" data-mode="${m}" data-testid="mode-${m}">${esc(t("word_basket.ui.mode_" + m))}</button>`).join("")}</div>
+      <p class="small">${esc(t("word_basket.ui.mode_help_" + mode))}</p>
+      <div class="times">${choice("vote-seconds", [...new Set([10, 20, 30, 60, vs])].sort((a, b) => a - b), vs, "word_basket.ui.opt_vote_seconds")}
+        ${choice("reach-window", [...new Set([3, 5, 10, rw])].sort((a, b) => a - b), rw, "word_basket.ui.opt_reach_window")}</div>
+      ${s.party.roster.length ? `<details ${wasOpen || Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("word_basket.ui.opt_handicap"))}</summary>
+        <p class="small legend">${levels.map((l) => esc(t("word_basket.ui.handicap_" + l))).join(" · ")}</p>
         <ul class="hc">${s.party.roster.map((r) => `<li><span class="who">${esc(r.name)}</span>
-          <select data-hc="${esc(r.seat)}" data-testid="hc-${esc(r.seat)}">${levels.map((l) => `<option value="${l}" ${(hc[r.seat] || "normal") === l ? "selected" : ""}>${esc(t("wbui.hc_" + l))}</option>`).join("")}</select></li>`).join("")}</ul></details>` : ""}
-    </div>`;
-    const save = (patch) => PH.setOptions(Object.assign({}, o, patch));
-    root.querySelectorAll("[data-mode]").forEach((b) => { b.onclick = () => save({ word_mode: b.dataset.mode }); });
-    const vsSel = root.querySelector("[data-vote-seconds]"), rwSel = root.querySelector("[data-reach-window]");
-    vsSel.onchange = () => save({ vote_seconds: Number(vsSel.value) });
-    rwSel.onchange = () => save({ reach_window: Number(rwSel.value) });
-    root.querySelectorAll("[data-hc]").forEach((sel) => {
-      sel.onchange = () => {
-        const next = Object.assign({}, hc);
-        if (sel.value === "normal") delete next[sel.dataset.hc]; else next[sel.dataset.hc] = sel.value;
-        save({ handicaps: next });
-      };
+          <select data-hc="${esc(r.seat)}" data-testid="hc-${esc(r.seat)}">${levels.map((l) => `<option value="${l}" ${(hc[r.seat] || "normal") === l ? "selected" : ""}>${esc(t("word_basket.ui.hc_" + l))}</option>`).join("")}</select></li>`).join("")}</ul></details>` : ""}
+    </div>`, (el) => {
+      const now = () => PH.last.party.options || {}; /* the options when a control is used */
+      const save = (patch) => PH.setOptions(Object.assign({}, now(), patch));
+      el.querySelectorAll("[data-mode]").forEach((b) => { b.onclick = () => save({ word_mode: b.dataset.mode }); });
+      const vsSel = el.querySelector("[data-vote-seconds]"), rwSel = el.querySelector("[data-reach-window]");
+      vsSel.onchange = () => save({ vote_seconds: Number(vsSel.value) });
+      rwSel.onchange = () => save({ reach_window: Number(rwSel.value) });
+      el.querySelectorAll("[data-hc]").forEach((sel) => {
+        sel.onchange = () => {
+          const next = Object.assign({}, now().handicaps || {});
+          if (sel.value === "normal") delete next[sel.dataset.hc]; else next[sel.dataset.hc] = sel.value;
+          save({ handicaps: next });
+        };
+      });
     });
   }
 

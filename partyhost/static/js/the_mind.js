@@ -4,25 +4,21 @@
 
 (() => {
   const { t, esc } = PH;
-  let lastEventSeen = { phone: null, tv: null };
-  let inflight = null; /* the card a tap has sent and not yet been answered: no doubled plays */
   /* After a play the button shows the next card; a second tap of the same double-tap must not
-     play it. The button stays locked this long after each play (ms). */
+     play it. The button stays locked this long after each play (ms). (While a play is on its
+     way, the kit's guard holds the button of that card, redrawn or not.) */
   const PLAY_LOCK_MS = 700;
   /* kept in localStorage (wall clock), so a second tab on the same phone honours it too */
   const lockLeft = () => Number(PH.store.get("playLockUntil") || 0) - Date.now();
 
-  PH.on("result", () => { inflight = null; });
-  PH.on("conn", () => { inflight = null; }); /* an answer lost with the connection must not lock the card */
-
   function hearts(n, sym, empty, cls) {
     const icons = n > 0 ? Array.from({ length: n }, () => sym).join("") : `<i class="none">${empty}</i>`;
-    return `<span class="${cls}" data-testid="${cls}" aria-label="${esc(t("mind." + cls))} ${n}">${icons}<b>${n}</b></span>`;
+    return `<span class="${cls}" data-testid="${cls}" aria-label="${esc(t("the_mind." + cls))} ${n}">${icons}<b>${n}</b></span>`;
   }
 
   function status(g) {
     return `<div class="mind-status">
-      <span class="lvl" data-testid="level">${esc(t("mind.level_of", { level: g.level, levels: g.levels }))}</span>
+      <span class="lvl" data-testid="level">${esc(t("the_mind.level_of", { level: g.level, levels: g.levels }))}</span>
       ${hearts(g.lives, "♥", "♡", "lives")}${hearts(g.shuriken, "✦", "✧", "shuriken")}
     </div>`;
   }
@@ -33,24 +29,24 @@
     const name = (seat) => PH.nameOf(s, seat);
     const cards = (list) => (list || []).map((d) => `${d.card}(${name(d.seat)})`).join(", ");
     switch (e.kind) {
-      case "start": return t("mind.event.start");
+      case "start": return t("the_mind.event.start");
       case "mistake":
-        return t("mind.event.mistake", { card: e.card }) + (e.discarded && e.discarded.length ? " — " + t("mind.event.mistake_detail", { cards: cards(e.discarded) }) : "");
-      case "stop": return e.by ? t("mind.event.stop", { name: name(e.by) }) : t("mind.event.stop_restart");
-      case "shuriken": return t("mind.event.shuriken") + (e.discarded && e.discarded.length ? " — " + cards(e.discarded) : "");
-      case "shuriken_proposed": return t("mind.proposal", { name: name(e.by) });
-      case "shuriken_declined": return t("mind.event.shuriken_declined");
-      case "shuriken_lapsed": return t("mind.event.shuriken_lapsed");
-      case "left": return t("mind.event.left", { name: name(e.seat) });
+        return t("the_mind.event.mistake", { card: e.card }) + (e.discarded && e.discarded.length ? " — " + t("the_mind.event.mistake_detail", { cards: cards(e.discarded) }) : "");
+      case "stop": return e.by ? t("the_mind.event.stop", { name: name(e.by) }) : t("the_mind.event.stop_restart");
+      case "shuriken": return t("the_mind.event.shuriken") + (e.discarded && e.discarded.length ? " — " + cards(e.discarded) : "");
+      case "shuriken_proposed": return t("the_mind.proposal", { name: name(e.by) });
+      case "shuriken_declined": return t("the_mind.event.shuriken_declined");
+      case "shuriken_lapsed": return t("the_mind.event.shuriken_lapsed");
+      case "left": return t("the_mind.event.left", { name: name(e.seat) });
       case "level_complete": {
         /* a mistake, shuriken or departure that emptied the last hands is told first */
         const cause = e.cause && e.cause.kind !== "play" ? eventText({ last_event: e.cause }, s) + " → " : "";
-        let r = cause + t("mind.event.level_complete", { level: e.level });
-        if (e.reward) r += " " + t(e.reward === "life" ? "mind.event.reward_life" : "mind.event.reward_shuriken") + (e.capped ? " " + t("mind.event.reward_capped") : "");
+        let r = cause + t("the_mind.event.level_complete", { level: e.level });
+        if (e.reward) r += " " + t(e.reward === "life" ? "the_mind.event.reward_life" : "the_mind.event.reward_shuriken") + (e.capped ? " " + t("the_mind.event.reward_capped") : "");
         return r;
       }
-      case "won": return t("mind.won");
-      case "lost": return (e.cause ? eventText({ last_event: e.cause }, s) + " → " : "") + t("mind.lost");
+      case "won": return t("the_mind.won");
+      case "lost": return (e.cause ? eventText({ last_event: e.cause }, s) + " → " : "") + t("the_mind.lost");
       default: return "";
     }
   }
@@ -62,10 +58,10 @@
     const mine = phone && s.me && s.me.playing;
     const done = mine && p.agreed.includes(s.me.seat);
     return `<div class="proposal" data-testid="proposal">
-      <p>${esc(t("mind.proposal", { name: PH.nameOf(s, p.by) }))}</p>
-      <p class="small">${esc(t("mind.agreed", { names: agreed }))} · <span data-deadline="${p.deadline}" data-testid="vote-countdown"></span></p>
-      ${mine && !done ? `<div class="row"><button class="primary" data-vote="1" data-testid="agree">${esc(t("mind.agree"))}</button>
-        <button data-vote="0" data-testid="decline">${esc(t("mind.decline"))}</button></div>` : ""}
+      <p>${esc(t("the_mind.proposal", { name: PH.nameOf(s, p.by) }))}</p>
+      <p class="small">${esc(t("the_mind.agreed", { names: agreed }))} · ${PH.countdown(p.deadline, { testid: "vote-countdown" })}</p>
+      ${mine && !done ? `<div class="row"><button class="primary" data-vote="1" data-testid="agree">${esc(t("the_mind.agree"))}</button>
+        <button data-vote="0" data-testid="decline">${esc(t("the_mind.decline"))}</button></div>` : ""}
     </div>`;
   }
 
@@ -85,7 +81,7 @@
     const path = plays.map((c, i) => `${i ? "L" : "M"}${x(c.t).toFixed(1)},${y(c.card).toFixed(1)}`).join(" ");
     const ticks = [];
     const step = maxT > 60 ? 10 : maxT > 20 ? 5 : maxT > 8 ? 2 : 1;
-    for (let v = 0; v <= maxT; v += step) ticks.push(`<line x1="${x(v)}" y1="${H - B}" x2="${x(v)}" y2="${H - B + 5}" stroke="#778"/><text x="${x(v)}" y="${H - 12}" class="ax">${v}${esc(t("mind.chart_time"))}</text>`);
+    for (let v = 0; v <= maxT; v += step) ticks.push(`<line x1="${x(v)}" y1="${H - B}" x2="${x(v)}" y2="${H - B + 5}" stroke="#778"/><text x="${x(v)}" y="${H - 12}" class="ax">${v}${esc(t("the_mind.chart_time"))}</text>`);
     /* Labels go above their dot, else below, else to the right: the first free place, so
        cards played a moment apart stay readable. */
     const placed = [];
@@ -99,7 +95,7 @@
       const spots = [[cx, cy - 20], [cx, cy + 38], [cx + 34, cy + 9], [cx - 34, cy + 9]];
       const [lx, ly] = spots.find(([a, b]) => free(a, b)) || spots[0];
       placed.push([lx, ly], [cx, cy + 9]);
-      const title = hollow ? t("mind.chart_" + (c.reason || "mistake")) : PH.nameOf(s, c.seat);
+      const title = hollow ? t("the_mind.chart_" + (c.reason || "mistake")) : PH.nameOf(s, c.seat);
       return `<g class="pt"><title>${esc(title)}</title><circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="13" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="4" ${hollow ? 'stroke-dasharray="5 4"' : ""}/>
         <text x="${lx.toFixed(1)}" y="${ly.toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
     }).join("");
@@ -115,34 +111,31 @@
     let prev = 0;
     return `<ol class="strip">${(chart.cards || []).map((c) => {
       const gap = (c.t - prev); prev = c.t;
-      return `<li class="${c.kind}" style="border-color:${PH.colorOf(s, c.seat)}"><b>${c.card}</b><span>${esc(PH.nameOf(s, c.seat))}</span><i>+${gap.toFixed(1)}${esc(t("mind.chart_time"))}</i></li>`;
+      return `<li class="${c.kind}" style="border-color:${PH.colorOf(s, c.seat)}"><b>${c.card}</b><span>${esc(PH.nameOf(s, c.seat))}</span><i>+${gap.toFixed(1)}${esc(t("the_mind.chart_time"))}</i></li>`;
     }).join("")}</ol>`;
   }
 
   function chartPanel(g, s) {
     if (!g.chart) return "";
-    return `<section class="chart-panel" data-testid="chart-panel"><h2>${esc(t("mind.chart", { level: g.chart.level }))}</h2>
+    return `<section class="chart-panel" data-testid="chart-panel"><h2>${esc(t("the_mind.chart", { level: g.chart.level }))}</h2>
       ${chartSvg(g.chart, s)}</section>`;
   }
 
   function waitingFor(g, s) {
     const names = g.players.filter((p) => !p.ready).map((p) => PH.nameOf(s, p.seat));
-    return names.length ? t("mind.waiting_for", { names: names.join(", ") }) : "";
+    return names.length ? t("the_mind.waiting_for", { names: names.join(", ") }) : "";
   }
 
   /* Vibrate when something happens to this phone's holder. */
   function feel(g, s) {
-    const e = g.last_event;
-    if (!e || lastEventSeen.phone === e.n) return;
-    const first = lastEventSeen.phone === null;
-    lastEventSeen.phone = e.n;
-    if (first) return;
-    const me = s.me && s.me.seat;
-    if (e.kind === "mistake") PH.buzz((e.discarded || []).some((d) => d.seat === me) ? [300, 100, 300] : [200]);
-    else if (e.kind === "start") PH.buzz(60);
-    else if (e.kind === "shuriken_proposed") PH.buzz([80, 60, 80]);
-    else if (e.kind === "level_complete" || e.kind === "won") PH.buzz([50, 50, 50, 50, 150]);
-    else if (e.kind === "lost") PH.buzz([400]);
+    PH.react("the_mind.phone", s, g.last_event, (e) => {
+      const me = s.me && s.me.seat;
+      if (e.kind === "mistake") PH.buzz((e.discarded || []).some((d) => d.seat === me) ? [300, 100, 300] : [200]);
+      else if (e.kind === "start") PH.buzz(60);
+      else if (e.kind === "shuriken_proposed") PH.buzz([80, 60, 80]);
+      else if (e.kind === "level_complete" || e.kind === "won") PH.buzz([50, 50, 50, 50, 150]);
+      else if (e.kind === "lost") PH.buzz([400]);
+    });
   }
 
   function phone(root, s) {
@@ -155,75 +148,69 @@
       ? "" : eventText(g, s);
     let body = "";
     if (g.phase === "won" || g.phase === "lost") {
-      body = `<div class="result ${g.phase}" data-testid="result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}</div>
+      body = `<div class="result ${g.phase}" data-testid="result">${esc(t(g.phase === "won" ? "the_mind.won" : "the_mind.lost"))}</div>
         ${g.phase === "lost" && g.last_event && g.last_event.cause ? `<p class="event mistake">${esc(eventText({ last_event: g.last_event.cause }, s))}</p>` : ""}
-        ${s.host ? "" : `<p class="note">${esc(t("mind.next_by_host"))}</p>`}`;
+        ${s.host ? "" : `<p class="note">${esc(t("the_mind.next_by_host"))}</p>`}`;
     } else if (playing) {
       const lowest = hand.length ? hand[0] : null;
       const handHtml = `<div class="hand" data-testid="hand">${hand.map((c) => `<span class="chip">${c}</span>`).join("")}</div>`;
       if (g.phase === "ready") {
-        body = `${lowest != null ? `<div class="bigcard dim" data-testid="lowest">${lowest}</div>` : `<p class="note">${esc(t("mind.no_cards"))}</p>`}
+        body = `${lowest != null ? `<div class="bigcard dim" data-testid="lowest">${lowest}</div>` : `<p class="note">${esc(t("the_mind.no_cards"))}</p>`}
           ${handHtml}
-          <button class="primary huge ${me.ready ? "done" : ""}" data-testid="ready" data-ready="${me.ready ? 0 : 1}">${esc(t(me.ready ? "mind.ready_done" : "mind.ready"))}</button>
-          <p class="note">${esc(t("mind.ready_hint"))}<br>${esc(waitingFor(g, s))}</p>`;
+          <button class="primary huge ${me.ready ? "done" : ""}" data-testid="ready" data-ready="${me.ready ? 0 : 1}">${esc(t(me.ready ? "the_mind.ready_done" : "the_mind.ready"))}</button>
+          <p class="note">${esc(t("the_mind.ready_hint"))}<br>${esc(waitingFor(g, s))}</p>`;
       } else {
         const wait = lockLeft();
         if (wait > 0) setTimeout(PH.refresh, wait + 20);
-        const blocked = inflight === lowest || g.proposal || wait > 0 || !PH.connected;
+        const blocked = g.proposal || wait > 0 || !PH.connected;
         body = lowest != null
-          ? `<p class="small">${esc(t("mind.your_lowest"))}</p>
-             <button class="bigcard play ${wait > 0 ? "cooling" : ""}" data-testid="play" data-card="${lowest}" ${blocked ? "disabled" : ""}>${lowest}<small>${esc(t("mind.play"))}</small></button>
+          ? `<p class="small">${esc(t("the_mind.your_lowest"))}</p>
+             <button class="bigcard play ${wait > 0 ? "cooling" : ""}" data-testid="play" data-card="${lowest}" ${blocked ? "disabled" : ""}>${lowest}<small>${esc(t("the_mind.play"))}</small></button>
              ${handHtml}`
-          : `<p class="note" data-testid="empty-hand">${esc(t("mind.no_cards"))}</p>`;
-        body += `<div class="row"><button data-testid="stop" data-stop="1">${esc(t("mind.stop"))}</button></div>`;
+          : `<p class="note" data-testid="empty-hand">${esc(t("the_mind.no_cards"))}</p>`;
+        body += `<div class="row"><button data-testid="stop" data-stop="1">${esc(t("the_mind.stop"))}</button></div>`;
       }
-      if (!g.proposal && g.shuriken > 0) body += `<div class="row"><button data-testid="propose" data-propose="1">✦ ${esc(t("mind.propose"))}</button></div>`;
+      if (!g.proposal && g.shuriken > 0) body += `<div class="row"><button data-testid="propose" data-propose="1">✦ ${esc(t("the_mind.propose"))}</button></div>`;
     } else {
       /* a spectator: the table as the TV shows it, small */
-      body = `<p class="small">${esc(t("mind.pile"))}</p>
+      body = `<p class="small">${esc(t("the_mind.pile"))}</p>
         <div class="bigcard dim">${g.pile.length ? g.pile[g.pile.length - 1].card : "–"}</div>
         <ul class="roster">${g.players.map((p) => `<li><span class="dot" style="background:${PH.colorOf(s, p.seat)}"></span>
-          <span class="who">${esc(PH.nameOf(s, p.seat))}</span><span>${esc(t("mind.cards_left", { count: p.cards }))}</span></li>`).join("")}</ul>`;
+          <span class="who">${esc(PH.nameOf(s, p.seat))}</span><span>${esc(t("the_mind.cards_left", { count: p.cards }))}</span></li>`).join("")}</ul>`;
     }
-    root.innerHTML = `<div class="mind phone">${status(g)}
+    PH.patch(root, `<div class="mind phone">${status(g)}
       ${ev ? `<p class="event ${g.last_event.kind}" data-testid="event">${esc(ev)}</p>` : ""}
       ${proposalBox(g, s, true)}${body}
-      ${(g.phase === "won" || g.phase === "lost") && g.chart ? chartStrip(g.chart, s) : ""}</div>`;
-    const play = root.querySelector("[data-testid=play]");
-    if (play) play.onclick = () => {
-      const card = Number(play.dataset.card);
-      if (inflight === card || lockLeft() > 0) return;
-      inflight = card;
-      PH.store.set("playLockUntil", String(Date.now() + PLAY_LOCK_MS));
-      play.disabled = true;
-      PH.act({ type: "play", level: g.level, card });
-    };
-    const ready = root.querySelector("[data-ready]");
-    if (ready) ready.onclick = () => PH.act({ type: "ready", level: g.level, ready: ready.dataset.ready === "1" });
-    const stop = root.querySelector("[data-stop]");
-    if (stop) stop.onclick = () => PH.act({ type: "stop", level: g.level });
-    const propose = root.querySelector("[data-propose]");
-    if (propose) propose.onclick = () => PH.act({ type: "propose_shuriken", level: g.level });
-    root.querySelectorAll("[data-vote]").forEach((b) => {
-      b.onclick = () => PH.act({ type: "vote_shuriken", proposal: g.proposal.id, agree: b.dataset.vote === "1" });
+      ${(g.phase === "won" || g.phase === "lost") && g.chart ? chartStrip(g.chart, s) : ""}</div>`, (el) => {
+      /* every send is guarded (a double tap sends once); a play also by its card, so the button
+         of a card on its way stays off even when another player's card redraws the screen */
+      const play = el.querySelector("[data-testid=play]");
+      if (play) PH.guard(play, () => {
+        if (lockLeft() > 0) return null;
+        PH.store.set("playLockUntil", String(Date.now() + PLAY_LOCK_MS));
+        return PH.act({ type: "play", level: g.level, card: Number(play.dataset.card) });
+      }, { key: "the_mind-play:" + play.dataset.card });
+      const ready = el.querySelector("[data-ready]");
+      PH.guard(ready, () => PH.act({ type: "ready", level: g.level, ready: ready.dataset.ready === "1" }), { key: "the_mind-ready" });
+      PH.guard(el.querySelector("[data-stop]"), () => PH.act({ type: "stop", level: g.level }), { key: "the_mind-stop" });
+      PH.guard(el.querySelector("[data-propose]"), () => PH.act({ type: "propose_shuriken", level: g.level }), { key: "the_mind-propose" });
+      PH.guard(el.querySelectorAll("[data-vote]"), (b) => PH.act({ type: "vote_shuriken", proposal: g.proposal.id, agree: b.dataset.vote === "1" }),
+        { key: "the_mind-vote:" + (g.proposal && g.proposal.id) });
     });
   }
 
-  function sound(g) {
-    const e = g.last_event;
-    if (!e || lastEventSeen.tv === e.n) return;
-    const first = lastEventSeen.tv === null;
-    lastEventSeen.tv = e.n;
-    if (first) return;
-    if (e.kind === "play") PH.beep(520 + (g.pile.length ? g.pile[g.pile.length - 1].card * 4 : 0), 120);
-    else if (e.kind === "mistake" || e.kind === "lost") PH.beep(110, 500, "sawtooth");
-    else if (e.kind === "level_complete" || e.kind === "won") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
-    else if (e.kind === "start") PH.beep(880, 90);
+  function sound(g, s) {
+    PH.react("the_mind.tv", s, g.last_event, (e) => {
+      if (e.kind === "play") PH.beep(520 + (g.pile.length ? g.pile[g.pile.length - 1].card * 4 : 0), 120);
+      else if (e.kind === "mistake" || e.kind === "lost") PH.beep(110, 500, "sawtooth");
+      else if (e.kind === "level_complete" || e.kind === "won") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+      else if (e.kind === "start") PH.beep(880, 90);
+    });
   }
 
   function tv(root, s, redraw) {
     const g = s.game;
-    sound(g);
+    if (!redraw) sound(g, s);
     const top = g.pile.length ? g.pile[g.pile.length - 1] : null;
     const showChart = g.chart && ((g.phase === "ready" && !g.pile.length && !g.discards.length) || g.phase === "won" || g.phase === "lost");
     const ev = eventText(g, s);
@@ -232,40 +219,40 @@
     const players = g.players.map((p) => `
       <li class="${p.ready && g.phase === "ready" ? "ready" : ""} ${away.has(p.seat) ? "away" : ""}" data-seat="${esc(p.seat)}">
         <span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(PH.nameOf(s, p.seat))}</span>
-        ${away.has(p.seat) ? `<span class="tag away">${esc(t("mind.away"))}</span>` : ""}
+        ${away.has(p.seat) ? `<span class="tag away">${esc(t("the_mind.away"))}</span>` : ""}
         ${revealed.has(p.seat)
-          ? `<span class="hand" title="${esc(t("mind.revealed"))}">${revealed.get(p.seat).map((c) => `<span class="chip">${c}</span>`).join("") || "–"}</span>`
+          ? `<span class="hand" title="${esc(t("the_mind.revealed"))}">${revealed.get(p.seat).map((c) => `<span class="chip">${c}</span>`).join("") || "–"}</span>`
           : `<span class="backs" data-testid="count-${esc(p.seat)}">${Array.from({ length: Math.min(p.cards, 12) }, () => "<i></i>").join("")}<b>${p.cards}</b></span>`}
         ${g.phase === "ready" ? `<span class="rd">${p.ready ? "✔" : "…"}</span>` : ""}
       </li>`).join("");
     const center = showChart ? chartPanel(g, s) : `
       <div class="pile">
         <div class="topcard ${top ? "" : "empty"}" data-testid="pile-top" style="${top ? `border-color:${PH.colorOf(s, top.seat)}` : ""}"><span>${top ? top.card : ""}</span></div>
-        <p class="by">${top ? esc(PH.nameOf(s, top.seat)) : esc(t("mind.pile_empty"))}</p>
+        <p class="by">${top ? esc(PH.nameOf(s, top.seat)) : esc(t("the_mind.pile_empty"))}</p>
         <ol class="pilerow">${g.pile.map((c) => `<li style="border-color:${PH.colorOf(s, c.seat)}">${c.card}</li>`).join("")}</ol>
       </div>`;
     const over = g.phase === "won" || g.phase === "lost";
     const why = g.phase === "lost" && g.last_event && g.last_event.cause ? eventText({ last_event: g.last_event.cause }, s) : "";
     const banner = over
-      ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t(g.phase === "won" ? "mind.won" : "mind.lost"))}${why ? `<small>${esc(why)}</small>` : ""}</div>`
+      ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t(g.phase === "won" ? "the_mind.won" : "the_mind.lost"))}${why ? `<small>${esc(why)}</small>` : ""}</div>`
       : g.proposal ? proposalBox(g, s, false)
       : ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : "<div></div>";
-    const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("mind.ready_hint"))}</p>` : ""}
-      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
+    const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("the_mind.ready_hint"))}</p>` : ""}
+      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("the_mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
     /* exactly five rows: status, banner, centre (pile or chart), players, footer */
-    root.innerHTML = `<div class="mind tv phase-${g.phase}">
+    PH.patch(root, `<div class="mind tv phase-${g.phase}">
       ${status(g)}
       ${banner}
       ${center}
       <ul class="players">${players}</ul>
       <div class="footer">${footer}</div>
-    </div>`;
-    const svg = root.querySelector(".chart");
-    if (svg && !redraw) {
+    </div>`, (el) => {
+      const svg = el.querySelector(".chart");
+      if (!svg || redraw) return;
       const box = svg.getBoundingClientRect();
       const aspect = Math.min(6, Math.max(1.4, box.width / Math.max(1, box.height)));
       if (Math.abs(aspect - chartAspect) / chartAspect > 0.08) { chartAspect = aspect; tv(root, s, true); }
-    }
+    });
   }
 
   PH.games.the_mind = { phone, tv };
