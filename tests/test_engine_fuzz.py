@@ -75,6 +75,7 @@ sized so each game takes about the same time; a game not listed gets :data:`DEFA
 ``FUZZ_EXAMPLES=n`` sets every game's count (to explore further by hand)."""
 DEFAULT_EXAMPLES = 20
 MAX_STEPS = 45
+"""Most steps in one example (a plausible step is a run of moves, a clock step a run of deadlines)."""
 EXTRA_PLAYERS = 2
 """Up to this many phones beyond the game's minimum (never past its maximum)."""
 SETTLE_LIMIT = 50
