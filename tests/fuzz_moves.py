@@ -253,7 +253,7 @@ def value_for(data, schema: dict, ctx: Context, odd_percent: int = 30) -> tuple[
         if isinstance(extra, dict):
             out, tags = {}, set()
             for seat in data.draw(st.lists(st.sampled_from(ctx.seats or ["s1"]), max_size=4, unique=True)):
-                if odd_percent and data.draw(st.integers(0, 4)) == 0:
+                if odd_percent and data.draw(st.booleans()):
                     seat = invisible_laced(data, seat, keep=True)  # a key is text a phone typed too
                 out[seat], t = value_for(data, extra, ctx, odd_percent // 3)
                 tags |= t

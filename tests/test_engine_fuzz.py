@@ -206,7 +206,7 @@ class FuzzTable:
         ctx = Context(seats=list(self.rig.engine.party.seats), counters=[0, 1], texts=["random"])
         options = {}
         if self.data.draw(st.booleans(), label="options?"):
-            odd = self.data.draw(st.sampled_from([0, 0, 30]), label="odd options")
+            odd = self.data.draw(st.sampled_from([0, 30, 60]), label="odd options")
             options, _ = value_for(self.data, self.cls.OPTIONS, ctx, odd_percent=odd)
         chosen = self.send(Msg("tv", "host", {"op": "choose", "game": self.key, "options": options,
                                               "id": self.fresh_id()}))
