@@ -514,8 +514,9 @@ class TheMind(Game):
         if self.proposal is not None:
             out.append({"type": "vote_shuriken", "proposal": self.proposal["id"], "agree": rng.random() < 0.7})
         if self.phase == "ready":
-            out.append({"type": "ready", "level": self.level, "ready": not self.ready.get(seat, False)
-                        or rng.random() < 0.1})
+            # lay the hand down; a hand already down is now and then lifted again
+            out.append({"type": "ready", "level": self.level,
+                        "ready": not self.ready.get(seat, False) or rng.random() > 0.1})
         elif self.phase == "playing":
             hand = self.hands.get(seat) or []
             if hand:
