@@ -38,24 +38,8 @@ null, "piles": {"s1": [], "s2": [48, 22, 10, 42], "s3": []}, "players": ["s1", "
 """)
 
 # main before this change (3a3d621 added the vote id and vote_serial, not yet a version):
-LAYOUT_1_MAIN = json.loads("""
-{"auto_on": false, "claim": {"cards": [{"as": "Z", "face": "Z", "id": 52}, {"as": "U", "face":
-"U", "id": 33}, {"as": "R", "face": "R", "id": 16}, {"as": "K", "face": "K", "id": 50}], "ids":
-[52, 33, 16, 50], "seat": "s1", "status": "vote", "word": "ZURK"}, "dealer": "s1", "dealers":
-["s1", "s2", "s3", "s1", "s2", "s3"], "deck": [56, 12, 53, 28, 40, 46, 29, 0, 24, 1, 31, 20, 11,
-57, 64, 44, 45, 21, 43, 30, 18, 58, 17, 47, 59, 9, 8, 51, 39, 38, 25, 62, 55, 14, 7, 36, 54, 49,
-35, 63, 15, 60, 26, 27, 5, 2, 13, 32, 61, 37, 23, 6, 34, 4, 3, 65, 19, 41], "end_at": null,
-"end_seconds": 20.0, "event_n": 11, "game": "diabolo", "handicap": [], "interval": 4.0, "lang":
-"de", "last_event": {"kind": "claim_vote", "n": 11, "seat": "s1", "word": "ZURK"},
-"next_turn_at": null, "options": {"end_seconds": 20, "handicap": [], "interval": 4, "lang":
-"de", "tile_handicap": 10, "victory_tiles": false}, "passed": [], "phase": "vote", "picking":
-null, "piles": {"s1": [], "s2": [48, 22, 10, 42], "s3": []}, "players": ["s1", "s2", "s3"],
-"possible": [], "results": [], "round": 1, "table": [52, 33, 16, 50], "tile_handicap": 10,
-"tiles": {"s1": 0, "s2": 0, "s3": 0}, "turned": 8, "version": 12, "victory_tiles": false,
-"vote": {"ballots": {"s2": "reject"}, "closes": 23.0, "expired": false, "id": 1, "opened": 3.0,
-"overruled": null, "subject": {"seat": "s1", "word": "ZURK"}, "voters": ["s2", "s3"]},
-"vote_serial": 1, "winners": []}
-""")
+LAYOUT_1_MAIN = {**LAYOUT_1_BEFORE_VOTE_IDS, "vote": {**LAYOUT_1_BEFORE_VOTE_IDS["vote"], "id": 1},
+                 "vote_serial": 1}
 
 
 def new_game(n=3, seed=1, **options) -> Diabolo:

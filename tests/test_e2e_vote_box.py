@@ -19,7 +19,8 @@ from playwright.sync_api import Browser, Page, expect
 from partyhost.lexicon import latin
 
 from .test_e2e_mind import open_tv, shot
-from .test_e2e_word_basket import close_all, find_play, watch
+from .test_e2e_word_basket import close_all, watch
+from .test_e2e_word_basket_night import challenge_a_made_up_word
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -123,18 +124,9 @@ def test_word_basket_challenge_vote_box(server, browser, sio_peer):
         promote(tv, h)
         tv.locator("[data-choose=word_basket]").click()
         tv.get_by_test_id("start").click()
-        for peer in (b, c):
-            g = game_view(peer)
-            made_up = find_play(g, not_known=True)
-            if made_up:
-                assert peer.act(type="play", field=g["field"]["serial"], card=made_up[0], word=made_up[1])["ok"]
-                break
-        assert made_up, "no made-up word fits"
-        other = c if peer is b else b
-        g = other.wait_state(lambda s: s["game"]["challengeable"], "the word to challenge")["game"]
-        assert other.act(type="challenge", field=g["challengeable"]["field"])["ok"]
+        word = challenge_a_made_up_word(b, c)
 
-        expect(tv.get_by_test_id("vote-word")).to_have_text(made_up[1])
+        expect(tv.get_by_test_id("vote-word")).to_have_text(word)
         expect(a.get_by_test_id("vote")).to_contain_text("認める?")
         look_and_vote("word_basket", tv, a, h, "accept")
         h.locator(".lang-switch").first.tap()

@@ -37,6 +37,23 @@ def _view(peer) -> dict:
     return peer.wait_state(lambda s: s.get("game") and s["game"].get("hand") is not None, "a game view")["game"]
 
 
+def challenge_a_made_up_word(b, c) -> str:
+    """One of two socket phones plays a made-up word that fits its hand, the other challenges it:
+    the table votes. Returns the word."""
+    made_up = None
+    for peer in (b, c):
+        g = _view(peer)
+        made_up = find_play(g, not_known=True)
+        if made_up:
+            assert peer.act(type="play", field=g["field"]["serial"], card=made_up[0], word=made_up[1])["ok"]
+            break
+    assert made_up, "no made-up word fits"
+    other = c if peer is b else b
+    g = other.wait_state(lambda s: s["game"]["challengeable"], "the word to challenge")["game"]
+    assert other.act(type="challenge", field=g["challengeable"]["field"])["ok"]
+    return made_up[1]
+
+
 def _long_unknown_play(g: dict, length: int = 30):
     """(card id, word) of a made-up word of ``length`` kana that fits a kana or row card of this hand."""
     f = g["field"]
@@ -166,16 +183,7 @@ def test_while_play_is_stopped_the_phone_does_not_say_tap_the_card(server, brows
         a.join()
         b, c = _socket_phone(sio_peer, srv, "Ben"), _socket_phone(sio_peer, srv, "ちひろ")
         _start(tv, [a.page])
-        for peer in (b, c):
-            g = _view(peer)
-            made_up = find_play(g, not_known=True)
-            if made_up:
-                assert peer.act(type="play", field=g["field"]["serial"], card=made_up[0], word=made_up[1])["ok"]
-                break
-        assert made_up, "no made-up word fits"
-        other = c if peer is b else b
-        g = other.wait_state(lambda s: s["game"]["challengeable"], "the word to challenge")["game"]
-        assert other.act(type="challenge", field=g["challengeable"]["field"])["ok"]
+        challenge_a_made_up_word(b, c)
         expect(a.page.get_by_test_id("vote")).to_be_visible()
         found = find_play(a.game())
         assert found, "no word for あき's hand"
