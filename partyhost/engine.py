@@ -29,7 +29,7 @@ from . import i18n, wire
 from .games import registry
 from .games.base import RuleError
 from .netaddr import Candidate, join_url
-from .party import Party, finite
+from .party import Party
 from .store import failure_reason
 
 log = logging.getLogger("partyhost.engine")
@@ -228,7 +228,7 @@ class Engine:
                 problems.append(f"game {game.KEY!r} dropped: {type(error).__name__}: {error}")
                 self.party.drop_game()
         try:
-            if not finite(self.party.to_dict()):
+            if not wire.finite(self.party.to_dict()):
                 raise ValueError("a non-finite number (NaN or Infinity) outside the game")
             wire.dumps(self.party_view())
             self.join_url()

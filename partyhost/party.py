@@ -7,12 +7,12 @@ engine counts a seat's live connections so the TV can show who is away.
 
 from __future__ import annotations
 
-import math
 import random
 import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
+from . import wire
 from .games import registry
 from .games.base import Game, RuleError
 
@@ -342,7 +342,7 @@ class Party:
         for key, options in (data.get("options") or {}).items():
             game_cls = registry.get(key)
             try:
-                if not finite(options):
+                if not wire.finite(options):
                     raise ValueError("a non-finite number")
                 party.options[key] = registry.check_options(game_cls, options) if game_cls else options
             except (RuleError, ValueError) as error:
@@ -367,7 +367,7 @@ class Party:
                 game_cls = registry.get(key)
                 if game_cls is None:
                     raise ValueError(f"unknown game {key!r}")
-                if not finite(saved_game.get("state")):
+                if not wire.finite(saved_game.get("state")):
                     raise ValueError("a non-finite number (NaN or Infinity) in the game state")
                 party.game = game_cls.from_dict(saved_game["state"], rng)
             except Exception as error:  # a game's own from_dict may raise anything
@@ -382,18 +382,3 @@ class Party:
         ``"restore_failed"`` so the lobby tells everyone why their game is gone."""
         self.end()
         self.ended = {"serial": self.game_serial, "reason": "restore_failed"}
-
-
-def finite(value: object) -> bool:
-    """True when no number anywhere in ``value`` (nested dicts, lists, tuples) is NaN or ±Infinity."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, float):
-            if not math.isfinite(item):
-                return False
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return True

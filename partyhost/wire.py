@@ -107,6 +107,21 @@ def clean(value: Any) -> Any:
     return root[0]
 
 
+def finite(value: object) -> bool:
+    """True when no number anywhere in ``value`` (nested dicts, lists, tuples) is NaN or ±Infinity."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return True
+
+
 def dumps(obj: Any, **kwargs: Any) -> str:
     """``json.dumps`` that refuses NaN and ±Infinity (``ValueError``) instead of writing the
     non-standard tokens no browser parses. Same signature as :func:`json.dumps`."""
