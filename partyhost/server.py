@@ -30,7 +30,7 @@ from flask_socketio import Namespace, SocketIO
 
 from . import i18n, qr, wire
 from .games import registry
-from .engine import Engine
+from .engine import Engine, reply_id
 from .hostguard import HostGuard, is_loopback
 from .limits import (DROP_AND_NOTIFY, MAX_HTTP_BODY_BYTES, MAX_UNSENT_PACKETS, PASS,
                      RATE_BURST, RATE_PER_SECOND, RateLimiter)
@@ -44,10 +44,6 @@ DEFAULT_PORT = 8765
 taken by development servers)."""
 
 MESSAGE_KINDS = ("join", "lang", "act", "host")
-
-MAX_ECHOED_ID = 64
-"""Longest message id (characters) echoed back in a ``rate_limited`` answer; a longer id, or one
-that is not a string or an integer, is answered with ``"id": null``."""
 
 RESERVED_EVENTS = ("connect", "disconnect", "*")
 """Event names a client may not emit: Socket.IO's own, and the catch-all's. A client that emits
@@ -226,17 +222,14 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         sid = socketio.server.manager.sid_from_eio_sid(eio_sid, "/")
         if sid is None:
             return
-        msg_id = None
+        payload = None
         try:  # decoded only for this answer, at most once a second per socket
             pkt = socketio.server.packet_class(encoded_packet=data)
             args = pkt.data if isinstance(pkt.data, list) else []
             payload = args[1] if len(args) > 1 else None
-            msg_id = payload.get("id") if isinstance(payload, dict) else None
         except Exception:  # noqa: BLE001 - not even a packet: answer with no id
             pass
-        if not (isinstance(msg_id, int) and not isinstance(msg_id, bool)
-                or isinstance(msg_id, str) and len(msg_id) <= MAX_ECHOED_ID):
-            msg_id = None
+        msg_id = reply_id(payload)  # the same rule as the engine's answers
         socketio.emit("result", {
             "id": msg_id,
             "ok": False,
