@@ -256,6 +256,7 @@ def test_tv_fits_nine_players_with_long_answers(server, browser, pw, sio_peer, t
         assert cap.act(type="choose", round=1, theme=0)["ok"]
         long = "とても長い答えをここに書いてテレビの表示が崩れないか確かめるための文章です。まだまだ続きます"
         for i, peer in enumerate(peers[1:], start=1):
+            peer.wait_state(lambda s: s["game"] and s["game"]["phase"] == "answer", "answering")  # its own view of the new game first
             assert peer.act(type="answer", round=1, text=(long if i % 3 else "short"))["ok"]
         numbers = {}
         for i, peer in enumerate(peers[1:], start=1):

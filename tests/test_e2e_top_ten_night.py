@@ -200,6 +200,9 @@ def test_tv_shows_long_answers_and_keeps_its_layout(server, browser, sio_peer, c
         assert res["ok"], res
         answerers = peers if count <= 8 else peers[1:]
         for i, peer in enumerate(answerers):
+            # act on this phone's own view of the game: a phone that has not yet had the new
+            # game's state would send the lobby's serial (refused stale_game, seen in CI)
+            peer.wait_state(lambda s: s["game"] and s["game"]["phase"] == "answer", "answering")
             res = peer.act(type="answer", round=1, text=LONG_JA if i % 2 == 0 else LONG_EN)
             assert res["ok"], res
         expect(tv.locator(".tt-p.answered")).to_have_count(len(answerers))
@@ -286,6 +289,7 @@ def test_host_hands_the_captaincy_of_an_away_phone_to_the_next_seat(server, brow
         cap.wait_state(lambda s: s["game"] and s["game"]["phase"] == "choose", "choose")
         assert cap.act(type="choose", round=1, theme=0)["ok"]
         for peer in peers:
+            peer.wait_state(lambda s: s["game"] and s["game"]["phase"] == "answer", "answering")  # its own view of the new game first
             assert peer.act(type="answer", round=1, text="")["ok"]
         nums = {f"s{i + 1}": p.wait_state(lambda s: s["game"]["phase"] == "order", "order")["game"]["number"] for i, p in enumerate(peers)}
         for seat in sorted(nums, key=nums.get):
@@ -328,6 +332,7 @@ def test_phone_reveal_row_of_eight_fits_a_390_px_phone(server, browser, sio_peer
         cap.wait_state(lambda s: s["game"] and s["game"]["phase"] == "choose", "choose")
         assert cap.act(type="choose", round=1, theme=0)["ok"]
         for peer in peers[1:]:
+            peer.wait_state(lambda s: s["game"] and s["game"]["phase"] == "answer", "answering")  # its own view of the new game first
             assert peer.act(type="answer", round=1, text="")["ok"]
         seat = next(f"s{i + 2}" for i, p in enumerate(peers[1:]) if p.wait_state(lambda s: s["game"]["phase"] == "order", "order"))
         assert cap.act(type="pick", round=1, seat=seat)["ok"] and cap.act(type="confirm", round=1, seat=seat)["ok"]
