@@ -98,9 +98,10 @@ def is_letters(folded: str) -> bool:
 
 
 def is_known(folded: str, lang: str) -> bool:
-    """True when the word list of ``lang`` holds the folded word (an unknown word goes to the
-    table's vote, RULES.md "Diabolo")."""
-    return bool(_lexicon().is_known(folded, lang))
+    """True when the word list of ``lang`` holds the folded word or, in German, the word is a
+    compound of its words (ZAHNBUERSTE, HAUSTUEREN: :func:`partyhost.lexicon.latin.compound_parts`,
+    issue 14). An unknown word goes to the table's vote (RULES.md "Diabolo")."""
+    return bool(_lexicon().is_word(folded, lang))
 
 
 def shown_face(card: dict) -> str:
