@@ -53,3 +53,33 @@ def test_homophones_of_common_nouns_stay_known():
 @pytest.mark.parametrize("word", ["かえる", "はし", "くも", "かみ", "あめ", "きょう", "あした"])
 def test_nouns_that_share_a_reading_with_a_verb_or_adverb_are_known(word):
     assert _known(word)
+
+
+def test_famous_names_and_places_typed_in_kanji_or_katakana_are_known():
+    from partyhost.games import word_basket_words as wb
+
+    words = _words("ja_famous.txt")
+    assert len(words) >= 100 and len(set(words)) == len(words)
+    missing = []
+    for w in words:
+        _, readings = wb.lookup(w)
+        if not (readings and japanese.is_known(readings[0])):
+            missing.append(w)
+    # measured: 100 of 105; 大谷翔平, 美空ひばり, 浦島太郎, 首里城, 万里の長城 go to the table
+    assert len(missing) / len(words) <= 0.10, missing
+
+
+@pytest.mark.parametrize("surface, kana", [("東京タワー", "とうきょうたわー"), ("スカイツリー", "すかいつりー"),
+                                           ("東京スカイツリー", "とうきょうすかいつりー"), ("金閣寺", "きんかくじ"),
+                                           ("宮崎駿", "みやざきはやお"), ("羽生結弦", "はにゅうゆづる"),
+                                           ("ドラえもん", "どらえもん"), ("イチロー", "いちろー")])
+def test_issue_examples_of_famous_names(surface, kana):
+    from partyhost.games import word_basket_words as wb
+
+    assert wb.lookup(surface)[1][0] == kana
+    assert japanese.is_known(kana)
+
+
+def test_surnames_and_given_names_alone_stay_out():
+    for kana in ("はなこ", "ひろし", "たかし", "あきこ", "みちこ"):
+        assert not japanese.is_known(kana), kana
