@@ -256,6 +256,7 @@ class Decrypto(Game):
         report as ``"dc_no_keywords"``)."""
         for lang in KEYWORD_LANGS:
             words.readings(lang)
+            words.forms(lang)  # the clue check's other forms of each keyword (issue 14)
             try:
                 words.deck(lang)
             except (FileNotFoundError, OSError):
