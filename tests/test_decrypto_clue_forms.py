@@ -81,3 +81,13 @@ def test_romaji_folding_applies_to_romaji_only():
     kws = ["moon", "cat", "mouse", "fly"]
     assert all(k in words.deck("en") for k in kws)
     assert words.check_clue("mon", kws, set(), "en") == "mon"
+
+
+def test_the_refusal_message_names_the_number_not_the_keyword():
+    from partyhost import i18n
+
+    with pytest.raises(RuleError) as info:
+        words.check_clue("cats", JA, set(), "ja")
+    for lang in ("ja", "en"):
+        text = i18n.refusal(lang, info.value.code, "decrypto", **info.value.params)
+        assert "1" in text and "cats" in text and "猫" not in text, text

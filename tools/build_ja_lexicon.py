@@ -36,7 +36,7 @@ Rerun (build-only packages in a throwaway venv, never in the project's dependenc
     /tmp/lexbuild/bin/python tools/build_ja_lexicon.py            # writes partyhost/lexicon/data/
     /tmp/lexbuild/bin/python tools/build_ja_lexicon.py --out DIR  # elsewhere
 
-The output is deterministic (sorted, gzip without a timestamp). Takes 30 s – 2 min, ~450 MB RAM.
+The output is deterministic (sorted, gzip without a timestamp). Takes 1–4 min, ~1.5 GB peak RAM.
 """
 
 from __future__ import annotations
