@@ -328,10 +328,10 @@ def test_unknown_word_enters_marked_and_a_vote_rejects_it():
     g.apply("s2", {"type": "challenge", "field": ch["field"]}, 20.0)
     assert g.phase == "vote"
     vote = g.view(None)["vote"]
-    assert vote["voters"] == ["s2", "s3"] and vote["ballots"] == {"s2": "reject"} and vote["closes"] == 40.0
+    # the whole table votes, the word's player included (seed: 全員で常識的に話し合って決めます)
+    assert vote["voters"] == ["s1", "s2", "s3"] and vote["ballots"] == {"s2": "reject"} and vote["closes"] == 40.0
     refused_play(g, "wb_vote_open", "s2", K("ね"), "るいね")
     refused(g, "wb_vote_open", "s3", {"type": "reset", "field": g.field["serial"], "top": K("す")})
-    refused(g, "not_a_voter", "s1", {"type": "vote", "vote": vote["id"], "ballot": "accept"})
     refused(g, "wb_vote_gone", "s3", {"type": "vote", "vote": vote["id"] + 1, "ballot": "reject"})
     g.apply("s3", {"type": "vote", "vote": vote["id"], "ballot": "reject"}, 21.0)
     assert g.phase == "play" and g.vote is None
@@ -359,7 +359,7 @@ def test_a_tie_stands_and_a_vote_closes_at_its_deadline():
     vid = g.view(None)["vote"]["id"]
     g.apply("s3", {"type": "vote", "vote": vid, "ballot": "accept"}, 11.0)
     g.apply("s4", {"type": "vote", "vote": vid, "ballot": "accept"}, 12.0)
-    assert g.phase == "vote"  # 1 reject, 2 accept, 2 waiting: undecided
+    assert g.phase == "vote"  # 1 reject, 2 accept, 3 waiting: undecided
     assert g.next_deadline() == 30.0
     g.tick(29.0)
     assert g.phase == "vote"
@@ -398,7 +398,9 @@ def test_an_unknown_last_word_waits_for_the_window_and_can_be_rejected():
     play(g, "s1", K("る"), "あぬぬぬる", now=10.0)
     assert g.pending_win["needs"] == ["word"]
     g.apply("s2", {"type": "challenge", "field": g.field["serial"]}, 11.0)
-    # two players: the challenger is the only voter, so the word is rejected at once
+    # two players: the vote waits for the word's player, who withdraws it
+    assert g.phase == "vote"
+    g.apply("s1", {"type": "vote", "vote": g.vote_info["id"], "ballot": "reject"}, 11.5)
     assert g.phase == "play" and g.vote is None
     assert not g.over and sorted(g.hands["s1"]) == sorted([K("る"), K("さ")])
     assert g.pending_win is None
@@ -410,7 +412,9 @@ def test_an_unknown_last_word_accepted_by_the_vote_wins():
     play(g, "s1", K("る"), "あぬぬぬる", now=10.0)
     g.apply("s2", {"type": "challenge", "field": g.field["serial"]}, 11.0)
     g.apply("s3", {"type": "vote", "vote": g.vote_info["id"], "ballot": "accept"}, 12.0)
-    assert g.over and g.winner == "s1"  # a tie stands; reach was declared: no more waiting
+    assert g.phase == "vote"  # the word's player has not voted: 1 reject could still win
+    g.apply("s1", {"type": "vote", "vote": g.vote_info["id"], "ballot": "accept"}, 12.5)
+    assert g.over and g.winner == "s1"  # reach was declared: no more waiting
 
 
 def test_strict_mode_refuses_unknown_words_free_mode_lets_every_word_be_challenged():
@@ -422,7 +426,9 @@ def test_strict_mode_refuses_unknown_words_free_mode_lets_every_word_be_challeng
     top = g.view(None)["chain"][-1]
     assert not top["unknown"] and top["challengeable"]
     g.apply("s2", {"type": "challenge", "field": g.field["serial"]}, 1.0)
-    assert g.hands["s1"] and K("る") in g.hands["s1"]  # 2 players: the challenger's reject decides
+    assert g.phase == "vote"  # 2 players: the challenger's reject alone decides nothing
+    g.host_apply({"type": "overrule", "vote": g.vote_info["id"], "outcome": "reject"}, 2.0)
+    assert g.hands["s1"] and K("る") in g.hands["s1"]
 
 
 # ----- fair first card ------------------------------------------------------------------------------
@@ -548,3 +554,26 @@ def test_reset_of_number_wilds_with_an_empty_deck_reshuffles_then_turns_the_fiel
     assert CARDS[g.basket[-1]["card"]]["kind"] != "number" and (g.field["kana"] or g.field["row"])
     assert sorted(g.all_cards()) == list(range(60))
     assert "reshuffle" in [e["kind"] for e in g.view(None)["events"]]
+
+
+def test_a_challengers_ballot_alone_never_rejects_a_word_at_the_deadline():
+    """RULES.md "Words": nobody decides alone. With 3 players and nobody else voting, the
+    challenger's reject is the only ballot when time runs out: the word stands (on main it was
+    rejected, the challenger deciding alone)."""
+    g = arrange(new_game(3), {"s1": [K("る"), K("こ")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("く")]}, K("あ"))
+    play(g, "s1", K("る"), UNKNOWN)
+    g.apply("s2", {"type": "challenge", "field": g.field["serial"]}, 10.0)
+    assert g.phase == "vote" and g.vote.voters == ["s1", "s2", "s3"]
+    g.tick(g.next_deadline())
+    assert g.phase == "play" and g.chain[-1]["status"] == "accepted" and g.hands["s1"] == [K("こ")]
+
+
+def test_the_words_player_withdraws_a_challenged_word_by_voting_reject():
+    """RULES.md "Words": the word's player takes part; their own reject withdraws the word at once."""
+    g = arrange(new_game(4), {"s1": [K("る"), K("こ")], "s2": [K("ほ")], "s3": [K("す")], "s4": [K("く")]},
+                K("あ"), deck_top=[K("さ")])
+    play(g, "s1", K("る"), UNKNOWN)
+    g.apply("s2", {"type": "challenge", "field": g.field["serial"]}, 10.0)
+    g.apply("s1", {"type": "vote", "vote": g.vote_info["id"], "ballot": "reject"}, 11.0)
+    assert g.phase == "play" and g.chain[-1]["status"] == "rejected"
+    assert sorted(g.hands["s1"]) == sorted([K("る"), K("こ"), K("さ")])

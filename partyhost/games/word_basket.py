@@ -48,8 +48,12 @@ How phones stand in for the table (our own choices, all documented in ``docs/wor
   the word, so the phone hears about its own mistake first).
 * **Words.** Mode ``"vote"`` (default): a dictionary word stands; an unknown word enters marked
   "?" and any other player may challenge it until the next card enters (or the field changes);
-  a challenge opens a :class:`~.vote.TableVote` of every player but the word's, with the
-  challenger's ballot cast as "reject"; play stops until it closes; the host can overrule.
+  a challenge opens a :class:`~.vote.TableVote` of the whole table, the word's player included
+  (seed: 全員で常識的に話し合って決めます), with the challenger's ballot cast as "reject". Nobody
+  decides alone: the challenger's ballot never rejects by itself, the word's player's own
+  "reject" withdraws the word; so with 2 players a disputed word stands unless its player
+  withdraws it or the host rules. A challenge never closes its vote at once (the owner has not
+  voted), so every phone shows the vote and the host can overrule while it is open.
   Rejected: the card goes back to its player with one penalty card and the field goes back.
   Mode ``"strict"``: unknown words are refused. Mode ``"free"``: no dictionary, every word enters
   unmarked but any other player may challenge it in the same way.
@@ -587,10 +591,11 @@ class WordBasket(Game):
         if top["seat"] == seat:
             raise RuleError("wb_challenge_own")
         self.vote_id += 1
-        voters = [p for p in self.players if p != top["seat"]]
+        voters = list(self.players)  # the whole table, the word's player included
         subject = {"word": top["word"], "reading": top["reading"], "seat": top["seat"], "by": seat,
                    "n": top["n"]}
-        self.vote = TableVote(subject, voters, now, self.vote_seconds, vote_id=self.vote_id)
+        self.vote = TableVote(subject, voters, now, self.vote_seconds, vote_id=self.vote_id,
+                              judged=top["seat"], opener=seat)
         self.vote.cast(seat, "reject", self.vote_id)
         self.vote_info = {"id": self.vote_id, "chain": top["n"], "seat": top["seat"], "by": seat}
         self.phase = "vote"
