@@ -142,6 +142,9 @@ def test_full_game_tv_and_four_phones(server, browser, pw, tmp_path):
                 given[t].append((codes[t], clues))
                 expect(page.get_by_test_id("send-clues")).to_have_count(0)  # "clues given"
                 if t == "white":
+                    # sent: the code hides behind the peek (teammates huddle round this phone)
+                    expect(page.get_by_test_id("my-code")).to_have_count(0)
+                    page.get_by_test_id("code-peek").tap()
                     expect(page.get_by_test_id("my-code")).to_have_text("".join(map(str, codes[t])))
 
             for t in ("white", "black"):

@@ -399,8 +399,8 @@
     } else if (g.phase === "encrypt") {
       if (g.role === "encryptor") {
         body = `<div class="dc-enc done"><p class="dc-task">${esc(t("decrypto.sent"))}</p>
-          <div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
-          <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
+          ${peekBox(g, `<div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
+          <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol>`)}</div>`;
       } else {
         body = `<p class="dc-task">${esc(t("decrypto.wait.encrypt_title"))}</p>`;
       }
@@ -409,7 +409,7 @@
       body = `<p class="dc-task small">${esc(t("decrypto.clues_of", { team: teamName(g.active) }))} — ${esc(name(s, g.encryptors[g.active]))}</p>`;
       if (g.role === "decoder" || g.role === "interceptor") body += pickerHtml(g);
       else if (g.role === "encryptor") {
-        body += `${cluesHtml(g, false)}<div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
+        body += `${cluesHtml(g, false)}${peekBox(g, `<div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>`)}
           <p class="note">${esc(t("decrypto.encryptor_waits"))}</p>`;
       } else {
         body += `${cluesHtml(g, false)}<p class="note">${esc(t(g.round < 2 ? "decrypto.no_intercept_round1" : "decrypto.wait.other"))}</p>`;
@@ -429,10 +429,38 @@
     PH.patch(main, body, wireMain);
   }
 
-  /* The encryptor whose clues come next keeps them (and the code) in view, still secret. */
+  /* The encryptor whose clues come next keeps them (and the code) at hand, still secret: behind
+     the peek, since teammates huddle round this phone while they intercept (issue 13, point 6). */
   function myTurnLater(g) {
     return `<div class="dc-later"><p class="small">${esc(t("decrypto.later"))}</p>
-      <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
+      ${peekBox(g, `<ol class="dc-clues" data-testid="my-later-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol>`)}</div>`;
+  }
+
+  /* Tap-to-peek (as Top Ten hides the numbers): once the clues are sent, the encryptor's phone shows
+     the team's code, the clue-to-digit list and the team's keywords only while its holder peeks, so
+     a teammate leaning over it in the huddle never sees the answer to the coming decode. The peek
+     closes by itself after PEEK_MS, and whenever the step of the round changes. */
+  const PEEK_MS = 5000;
+  const peek = { key: null, open: false, timer: null };
+  function peekKey(g) { return `${g.round}-${g.phase}-${g.active}`; }
+  /* Whether this phone holds a code its teammates must not see yet (the encryptor's, once sent). */
+  function codeSecret(g) { return !!(g.my_code && g.my_clues && g.my_clues.final && g.phase !== "over"); }
+  function peekBox(g, inner) {
+    if (peek.key !== peekKey(g)) { peek.key = peekKey(g); peek.open = false; clearTimeout(peek.timer); }
+    return `<div class="dc-peek ${peek.open ? "open" : ""}">
+      <button type="button" class="dc-peek-btn" data-peek="1" data-testid="code-peek" aria-pressed="${peek.open}">
+        <strong>${esc(t(peek.open ? "decrypto.peek_hide" : "decrypto.peek"))}</strong>${peek.open ? "" : `<small>${esc(t("decrypto.peek_hint"))}</small>`}</button>
+      ${peek.open ? inner : ""}</div>`;
+  }
+  function wirePeek(el) {
+    el.querySelectorAll("[data-peek]").forEach((b) => {
+      b.onclick = () => {
+        peek.open = !peek.open;
+        clearTimeout(peek.timer);
+        if (peek.open) peek.timer = setTimeout(() => { peek.open = false; PH.refresh(); }, PEEK_MS);
+        PH.refresh();
+      };
+    });
   }
 
   function phoneSheets(s, g) {
@@ -443,14 +471,17 @@
     const order = !mine ? TEAMS
       : g.phase === "keywords" || ((g.phase === "guess" || g.phase === "reveal") && g.active === theirs) ? [theirs, mine]
       : [mine, theirs];
+    /* the encryptor's own keywords, beside the clues' code digits, would give the code away */
+    const ownWords = codeSecret(g) && !(peek.open && peek.key === peekKey(g)) ? null : g.my_keywords;
     return order.filter((team) => g.encrypting.includes(team))
-      .map((team) => sheetHtml(g, team, team === mine ? g.my_keywords : g.keywords && g.keywords[team], team === mine ? "mine" : "")).join("");
+      .map((team) => sheetHtml(g, team, team === mine ? ownWords : g.keywords && g.keywords[team], team === mine ? "mine" : "")).join("");
   }
 
   /* The buttons of the phone's main part, each time it is drawn. The game is read when a button is
      tapped (PH.last), not when it was drawn. */
   function wireMain(main) {
     const now = () => PH.last.game;
+    wirePeek(main);
     main.querySelectorAll("[data-pick]").forEach((b) => {
       /* digits are not guarded: fast taps build on each other (see guessCode) */
       b.onclick = () => {
