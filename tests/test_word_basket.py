@@ -180,6 +180,20 @@ def test_no_repeat_of_ones_own_previous_word():
     assert g.last_word == {"s1": "しんがっき", "s2": "しんがっき"}
 
 
+def test_the_repeat_rule_compares_words_not_readings():
+    """seed: 同じ人が…同じ単語を繰り返すのは禁止 — a word, not a sound: 白紙 then 博士 (both はくし)
+    are two words and may follow each other; the same writing again, or the reading typed in kana
+    (which cannot be told apart), is a repeat. On main every equal reading was refused."""
+    g = arrange(new_game(2), {"s1": [K("し"), R("さ"), K("こ"), K("ね")], "s2": [K("き"), K("ほ")]}, K("は"))
+    play(g, "s1", K("し"), "白紙", reading="はくし")
+    g.field = {**g.field, "serial": g.field["serial"] + 1, "kana": "は"}  # the field is は again
+    assert g.view("s1")["last_surface"] == "白紙"
+    refused_play(g, "wb_word_repeated", "s1", R("さ"), "白紙", reading="はくし")
+    refused_play(g, "wb_word_repeated", "s1", R("さ"), "はくし")
+    play(g, "s1", R("さ"), "博士", reading="はくし")
+    assert g.chain[-1]["word"] == "博士" and g.hands["s1"] == [K("こ"), K("ね")]
+
+
 # ----- handicaps ----------------------------------------------------------------------------------
 
 def test_handicaps_by_seat():

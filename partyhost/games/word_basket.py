@@ -398,12 +398,22 @@ class WordBasket(Game):
         last = len(self.hands[seat]) == 1
         return (low_last if last else low), last
 
-    def fit_error(self, seat: str, card_id: int, r: kana.Reading, field: dict) -> RuleError | None:
+    def previous_surface(self, seat: str) -> str | None:
+        """How ``seat``'s previous word was written: the latest word of theirs in the chain that
+        was not rejected (the one ``last_word`` holds the reading of), or None."""
+        for record in reversed(self.chain):
+            if record["seat"] == seat and record["status"] != "rejected":
+                return record["word"] if record["reading"] == self.last_word.get(seat) else None
+        return None
+
+    def fit_error(self, seat: str, card_id: int, r: kana.Reading, field: dict,
+                  surface: str | None = None) -> RuleError | None:
         """Why playing ``card_id`` with reading ``r`` on ``field`` is illegal for ``seat`` now (its
         handicap, whether it is its last card, its previous word), or None when it fits. Rules and
         codes: :func:`.word_basket_words.fit_error`."""
         shortest, last = self.shortest(seat)
-        return words.fit_error(card_id, r, field, shortest, last, self.last_word.get(seat))
+        return words.fit_error(card_id, r, field, shortest, last, self.last_word.get(seat),
+                               self.previous_surface(seat), surface)
 
     # --- moves (handlers of MOVES / HOST_MOVES: the pipeline has checked shape, game over, seat) --
 
@@ -434,7 +444,7 @@ class WordBasket(Game):
                 raise RuleError("wb_stale_field", field=action["field"], current=self.field["serial"])
             return
         self._check_playing()
-        problem = self.fit_error(seat, card, r, self.field)
+        problem = self.fit_error(seat, card, r, self.field, surface)
         if problem is not None:
             raise problem
         known = self.mode == "free" or words.is_known(r.kana)
@@ -480,7 +490,7 @@ class WordBasket(Game):
         lp = self.last_play
         if lp is None or named != lp["from"] or seat == lp["seat"] or now - lp["at"] > RACE_WINDOW:
             return False
-        if self.fit_error(seat, card, r, lp["field"]) is not None:
+        if self.fit_error(seat, card, r, lp["field"], surface) is not None:
             return False
         if self.mode == "strict" and not words.is_known(r.kana):
             return False
@@ -814,7 +824,8 @@ class WordBasket(Game):
              "winner": seat|None}
 
         A seat also gets ``"me"``, ``"hand"`` (its cards, sorted by id; ``[]`` for a
-        spectator), ``"last_word"`` (its previous word's reading, for the repeat rule) and
+        spectator), ``"last_word"`` (its previous word's reading, for the repeat rule),
+        ``"last_surface"`` (that word as written, when it has kanji: 白紙 then 博士 is no repeat) and
         ``"lookup"`` (its last lookup, or None). No view holds another seat's hand or the deck
         order: a penalty or a draw shows only counts.
         """
@@ -858,6 +869,8 @@ class WordBasket(Game):
             out["me"] = seat
             out["hand"] = [CARDS[c] for c in sorted(self.hands.get(seat, []))]
             out["last_word"] = self.last_word.get(seat)
+            prev = self.previous_surface(seat)
+            out["last_surface"] = prev if prev is not None and words.has_kanji(prev) else None
             out["lookup"] = plain(self.lookups.get(seat))
         return out
 

@@ -95,7 +95,9 @@
       const n = card.number;
       if ((n === 7 && r.length < 7) || (n !== 7 && r.length !== n)) return { code: "wrong_length", params: { card: cardLabel(card), length: r.length } };
     }
-    if (g.last_word && g.last_word === r.kana) return { code: "word_repeated", params: { word: r.kana } };
+    /* words, not readings: 白紙 then 博士 (both はくし) is no repeat (WordBasket.same_word) */
+    const otherWriting = r.surface && g.last_surface && KANJI.test(r.surface) && r.surface !== g.last_surface;
+    if (g.last_word && g.last_word === r.kana && !otherWriting) return { code: "word_repeated", params: { word: r.kana } };
     return null;
   }
 
@@ -203,7 +205,7 @@
     if (!lk || lk.text !== key) return { pending: true, key };
     if (!lk.readings.length) return { error: "reading_unknown", params: { word: key } };
     if (!lk.readings.includes(P.reading)) P.reading = lk.readings[0];
-    return { r: reading(P.reading), readings: lk.readings, kanji: true };
+    return { r: Object.assign(reading(P.reading), { surface: key }), readings: lk.readings, kanji: true };
   }
 
   function requestLookup(key) {
