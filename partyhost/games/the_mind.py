@@ -252,7 +252,7 @@ class TheMind(Game):
     def _do_stop(self, seat: str, action: dict, now: float) -> None:
         """Pause play; everyone readies again (seeds/003_… §3).
 
-        Raises ``"not_playing"`` (before the level's first start) or ``"paused"`` (play stopped).
+        Raises ``"not_playing"`` (before the level's first start) or ``"stopped"`` (play stopped).
         """
         if self.phase != "playing":
             self._refuse_not_playing()
@@ -261,11 +261,11 @@ class TheMind(Game):
 
     def _refuse_not_playing(self) -> None:
         """Why a play or a stop is refused while the table is not playing: ``"not_playing"``
-        before the level's first start (everyone has not readied yet), ``"paused"`` once the level
+        before the level's first start (everyone has not readied yet), ``"stopped"`` once the level
         has been played and stopped (a ストップ, a mistake or a shuriken: the table refocuses and
         play resumes when everyone is ready again; seeds/003_… §3)."""
         if self.log or self.elapsed > 0:
-            raise RuleError("paused")
+            raise RuleError("stopped")
         raise RuleError("not_playing")
 
     def _do_play(self, seat: str, action: dict, now: float) -> None:
@@ -273,7 +273,7 @@ class TheMind(Game):
 
         Checks, in this order (after the pipeline's ``"stale"`` level check): ``"card_gone"`` (params ``card``: not in the
         seat's hand, e.g. discarded by a mistake or shuriken meanwhile, or a doubled tap);
-        ``"not_playing"`` / ``"paused"`` (see :meth:`_refuse_not_playing`); ``"shuriken_vote_open"``; ``"not_lowest"`` (params ``card``).
+        ``"not_playing"`` / ``"stopped"`` (see :meth:`_refuse_not_playing`); ``"shuriken_vote_open"``; ``"not_lowest"`` (params ``card``).
 
         If any hand holds a lower card, exactly one life is lost and every lower card in every
         hand is discarded face up (reason ``"mistake"``, same ``t``); at zero lives the game is
