@@ -520,8 +520,25 @@ def test_three_players_the_lone_player_may_be_white():
     write_all(g)
     assert g.active == "black"
     play_team(g, decode_ok=False)
-    assert g.tokens["white"]["interceptions"] == 1 and g.tokens["black"]["miscommunications"] == 1
+    assert g.tokens["white"]["interceptions"] == 1 and g.tokens["black"]["miscommunications"] == 0
     assert g.view("s1")["my_keywords"] == [] and g.view("s1")["team"] == "white"
+
+
+def test_three_players_a_miscommunication_is_the_interceptors_token_instead_of_a_team_mark():
+    """seed §three (3人なら2人対1人): 失敗チップの代わりに盗聴者へ成功チップを1枚 — the team's failed
+    decode gives the lone interceptor a token *instead of* a miscommunication mark, so the TV
+    shows it once (on main the team also got the mark). Round 1 too; the sheet still says the
+    decode failed."""
+    g = three(teams={"s1": "black"})
+    team = g.encrypting[0]
+    write_all(g)
+    play_team(g, decode_ok=False)
+    assert g.round == 1
+    assert g.tokens == {team: {"interceptions": 0, "miscommunications": 0},
+                        "black": {"interceptions": 1, "miscommunications": 0}}
+    view = g.view(None)
+    assert view["tokens"][team]["miscommunications"] == 0 and view["tokens"]["black"]["interceptions"] == 1
+    assert view["sheet"][team][-1]["miscommunicated"] is True
 
 
 def test_kicking_the_encryptor_while_writing_hands_the_turn_to_the_next_teammate():

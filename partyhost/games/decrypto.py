@@ -552,9 +552,12 @@ class Decrypto(Game):
         if intercepted:
             self.tokens[other(team)]["interceptions"] += 1
         if miscommunicated:
-            self.tokens[team]["miscommunications"] += 1
-            if self.variant == "three":  # the team's failure is the interceptor's token (§three)
+            if self.variant == "three":
+                # §three: 失敗チップの代わりに盗聴者へ成功チップ — the interceptor's token *instead of*
+                # the team's miscommunication mark (never both: the TV counted the failure twice)
                 self.tokens[other(team)]["interceptions"] += 1
+            else:
+                self.tokens[team]["miscommunications"] += 1
         record = {
             "round": self.round,
             "team": team,

@@ -94,7 +94,8 @@
     const tk = g.tokens[team];
     const dots = (n, cls) => [0, 1].map((i) => `<i class="tok ${cls} ${i < n ? "on" : ""}"></i>`).join("");
     if (g.variant === "three") {
-      if (g.encrypting.includes(team)) return `<span class="toks" title="${esc(t("decrypto.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span>`;
+      /* §three: the team's failed decode is the interceptor's token, never a mark of its own */
+      if (g.encrypting.includes(team)) return "";
       return `<span class="toks" data-testid="tokens-${team}" title="${esc(t("decrypto.tokens"))}">${dots(tk.interceptions, "int")}<b>${tk.interceptions}</b></span>`;
     }
     return `<span class="toks" data-testid="tokens-${team}">
