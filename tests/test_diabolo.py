@@ -460,13 +460,29 @@ def test_no_victory_tile_for_a_round_in_which_nobody_took_a_card():
     play_round_out(g, 3.0)
     assert g.results[-1]["tiles"] == ["s1"]
     g.apply("s3", {"type": "deal", "round": 3}, 4.0)
-    # the holder's 5 cards count -5, the others took none: a result of nothing takes no tile
+    play_round_out(g, 5.0)  # nobody took a card again: no tile
+    assert g.results[-1]["tiles"] == [] and not g.over and sum(g.tiles.values()) == 1
+
+
+def test_victory_tiles_go_to_the_highest_adjusted_result_even_at_zero_or_below():
+    """RULES.md "Diabolo" (seed §7): the highest result of the round takes a tile, ties each, also
+    when that result is 0 or below after the holders' handicap; only a round in which nobody took
+    a card gives none. On main a top result of 0 or less gave no tile at all."""
+    g = new_game(4, victory_tiles=True, tile_handicap=10)
     g.piles["s1"] = [g.deck.pop() for _ in range(5)]
+    play_round_out(g, 1.0)
+    assert g.results[-1]["tiles"] == ["s1"]
+    g.apply("s2", {"type": "deal", "round": 2}, 2.0)
+    # the holder's 5 cards count -5, the others took none: their 0 is the highest, each takes one
+    g.piles["s1"] = [g.deck.pop() for _ in range(5)]
+    play_round_out(g, 3.0)
+    assert g.results[-1]["tiles"] == ["s2", "s3", "s4"] and g.tiles == {"s1": 1, "s2": 1, "s3": 1, "s4": 1}
+    g.apply("s3", {"type": "deal", "round": 3}, 4.0)
+    # everyone holds a tile now: s2's 3 cards count -7, s1's 2 count -8, the others -10: s2 wins it
+    g.piles["s1"] = [g.deck.pop() for _ in range(2)]
+    g.piles["s2"] = [g.deck.pop() for _ in range(3)]
     play_round_out(g, 5.0)
-    assert g.results[-1]["tiles"] == [] and g.tiles["s1"] == 1 and not g.over
-    g.apply("s4", {"type": "deal", "round": 4}, 6.0)
-    play_round_out(g, 7.0)
-    assert not g.over and sum(g.tiles.values()) == 1
+    assert g.results[-1]["tiles"] == ["s2"] and g.over and g.winners == ["s2"]
 
 
 def test_a_refused_deal_past_the_planned_rounds_changes_nothing():

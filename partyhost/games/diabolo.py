@@ -733,10 +733,12 @@ class Diabolo(Game):
         if self.victory_tiles:
             adjusted = {s: counts[s] - (self.tile_handicap if self.tiles.get(s, 0) > 0 else 0) for s in self.players}
             top = max(adjusted.values())
-            # "the most cards collected" needs a result above nothing: a round nobody took a card
-            # in (or only a holder, whose cards count 10 less) gives no tile, else every player
-            # would tie for it and two empty rounds would make everyone a winner
-            tiles_to = [s for s in self.players if adjusted[s] == top] if top > 0 else []
+            # RULES.md "Diabolo": the highest adjusted result takes the tile (ties each), also when
+            # it is 0 or below after the holders' handicap; only a round in which nobody took a
+            # card gives none (else every player would tie for it and two empty rounds would
+            # make everyone a winner)
+            anyone_took = any(counts[s] > 0 for s in self.players)
+            tiles_to = [s for s in self.players if adjusted[s] == top] if anyone_took else []
             for s in tiles_to:
                 self.tiles[s] = self.tiles.get(s, 0) + 1
         self.results.append({"round": self.round, "dealer": self.dealer, "cards": counts, "tiles": tiles_to,
