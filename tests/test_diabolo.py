@@ -564,3 +564,27 @@ def test_picks_when_both_the_table_and_the_deck_are_empty_give_nothing():
     # two cards left on the table: fewer than any word needs, the deck is out: the round ends
     assert g.phase == "scored" and g.results[0]["why"] == "no_cards"
     assert g.card_count() == 66
+
+
+@pytest.mark.parametrize("word", ["USW", "usw.", "U.S.W.", "BZW", "bzw.", "ETC", "etc.", "GMBH", "GmbH", "EVTL",
+                                  "evtl.", "INKL", "inkl.", "PKW", "Pkw", "KFZ", "Kfz", "z.Zt."])
+def test_abbreviations_are_refused_outright_not_voted(word):
+    """seed 004 §5 (no abbreviations); RULES.md "Diabolo": refused outright, not voted, written with or
+    without dots — from our curated list (tools/build_diabolo_abbreviations.py). On main USW went to
+    a table vote and usw. was refused only for its dot."""
+    g = new_game(3)
+    letters = [ch for ch in "".join(c for c in word.upper() if c.isalpha())]
+    faces = ["?"] * len(letters)
+    turn_up(g, faces)
+    cards = [{"id": i, "as": ch} for i, ch in zip(ids_of(g, faces), letters)]
+    before = g.to_dict()
+    e = refused("abbreviation", g.apply, "s2", {"type": "claim", "round": 1, "word": word, "cards": cards}, 2.0)
+    assert e.params["word"] == "".join(letters)
+    assert g.to_dict() == before and g.phase == "turning" and g.vote is None
+
+
+def test_an_abbreviation_the_english_list_knows_is_still_refused():
+    """The English word list holds ETC and ASAP: the abbreviation list is checked first."""
+    from partyhost.games.diabolo_words import abbreviation, is_known
+    assert is_known("ETC", "en") and abbreviation("etc.", "en") == "ETC" and abbreviation("ASAP", "en") == "ASAP"
+    assert abbreviation("HAUS", "de") is None and abbreviation("SOG", "de") is None  # Sog is a word

@@ -52,7 +52,7 @@ from typing import Callable, ClassVar
 from . import schema
 from .base import Game, Move, RuleError, plain
 from .diabolo_words import (  # noqa: F401 - re-exported: the public face of the game's words
-    HANDICAP_CARDS, LANGS, MIN_CARDS, POSSIBLE_SCAN, POSSIBLE_WORDS, best_assignment, card_letters,
+    HANDICAP_CARDS, LANGS, MIN_CARDS, abbreviation, POSSIBLE_SCAN, POSSIBLE_WORDS, best_assignment, card_letters,
     deck_table, fold, is_known, is_letters, possible_words, shown_face,
 )
 from .diabolo_words import prepare as _prepare_words
@@ -429,6 +429,8 @@ class Diabolo(Game):
 
         Checks, in order (after the pipeline's ``"stale"`` round): ``"round_scored"`` (scored);
         ``"word_too_long"`` (``max``: more than ``MAX_WORD`` letters once folded);
+        ``"abbreviation"`` (``word``: on our curated list, with or without dots — refused
+        outright, never voted, §5 and RULES.md);
         ``"not_letters"`` (anything but letters: abbreviations with dots, digits, an empty word);
         ``"card_twice"``; ``"card_taken"`` (a card is already in a pile or held by the claim
         under vote: the race was lost, no penalty); ``"not_face_up"``; ``"word_vote_open"`` /
@@ -443,6 +445,9 @@ class Diabolo(Game):
         word = fold(action["word"], self.lang)
         if len(word) > MAX_WORD:
             raise RuleError("word_too_long", max=MAX_WORD)
+        short = abbreviation(action["word"], self.lang)
+        if short is not None:
+            raise RuleError("abbreviation", word=short)
         if not is_letters(word):
             raise RuleError("not_letters")
         ids = [c["id"] for c in action["cards"]]
