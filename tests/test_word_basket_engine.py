@@ -230,3 +230,20 @@ def test_a_handicaps_key_with_invisible_characters_is_refused_and_never_reaches_
     for client in (tv, a):
         for state in client.received("state"):
             assert state["party"]["options"].get("handicaps", {}) in ({}, {"s1": "easy"})
+
+
+def test_the_host_phone_cannot_overrule_a_vote_on_its_own_word():
+    """Nobody decides alone on their own word (RULES.md "Words"): the host, promoted to a phone,
+    cannot overrule the vote on its own challenged word (it may still vote, or withdraw it)."""
+    rig = Rig(seed=14)
+    tv, a, b = start(rig)
+    assert tv.send("host", {"op": "promote", "seat": a.seat})["ok"]
+    g, serial = race_position(rig)
+    assert a.act({"type": "play", "field": serial, "card": K("る"), "word": "あぬぬる"})["ok"]
+    assert b.act({"type": "challenge", "field": b.state["game"]["challengeable"]["field"]})["ok"]
+    vid = rig.game.vote_info["id"]
+    r = a.send("host", {"op": "game", "action": {"type": "overrule", "vote": vid, "outcome": "accept"}})
+    assert r["ok"] is False and r["code"] == "overrule_own_word", r
+    assert rig.game.phase == "vote"
+    assert tv.send("host", {"op": "game", "action": {"type": "overrule", "vote": vid, "outcome": "accept"}})["ok"]
+    assert rig.game.phase == "play" and rig.game.chain[-1]["status"] == "accepted"

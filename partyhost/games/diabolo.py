@@ -557,9 +557,13 @@ class Diabolo(Game):
 
     def _host_overrule(self, action: dict, now: float) -> None:
         """The host decides the word under vote (RULES.md: the host can overrule). Raises
-        ``"no_word_vote"``, ``"vote_gone"`` (another vote's id), ``"vote_closed"``."""
+        ``"no_word_vote"``, ``"vote_gone"`` (another vote's id), ``"vote_closed"``,
+        ``"overrule_own_word"`` (the host's phone is the claimant's: nobody rules on their own
+        word; the table votes, or the TV overrules)."""
         if self.phase != "vote" or self.vote is None:
             raise RuleError("no_word_vote")
+        if self.host_by is not None and self.claim and self.host_by == self.claim["seat"]:
+            raise RuleError("overrule_own_word")
         self._change_vote(lambda vote: vote.overrule(action["outcome"], action["vote"]), now)
 
     def _host_auto(self, action: dict, now: float) -> None:

@@ -635,9 +635,12 @@ class WordBasket(Game):
         """The host decides the open table vote (``{"type": "overrule", "vote", "outcome"}``;
         RULES.md "Words": the host can overrule while the vote is open).
 
-        Raises ``wb_vote_gone`` (no open vote with that id).
+        Raises ``wb_vote_gone`` (no open vote with that id), ``overrule_own_word`` (the host's
+        phone is the word's player: nobody decides alone on their own word).
         """
         self._check_vote_id(action["vote"])
+        if self.host_by is not None and self.host_by == self.vote_info["seat"]:
+            raise RuleError("overrule_own_word")
         self.vote.overrule(action["outcome"], action["vote"])
         self._settle_vote(now)
 
