@@ -4,6 +4,8 @@ shows at the moments the rulebooks care about.
 * Decrypto (seed 000): the encryptor's phone keeps the team's code behind a tap-to-peek once the
   clues are sent, so a teammate leaning over it while the team intercepts (or decodes) never sees
   the answer before its reveal.
+* Word Basket (seed 002, 同時に入ったとき): the phone whose play lost a near-race is told it lost: its
+  word stays typed and it gets the "lost" buzz and toast, never the success buzz and a cleared word.
 
 The other seats are socket clients (``sio_peer``) so each test needs one browser page per phone it
 looks at. Every wait is for a state, never for time.
@@ -16,6 +18,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from . import test_e2e_word_basket as wbe
 from .test_e2e_mind import Phone, close_all, open_tv, shot
 from .test_e2e_vote_box import socket_phone
 
@@ -113,3 +116,78 @@ def test_decrypto_encryptor_phone_hides_the_code_while_the_team_intercepts(serve
         assert not problems, problems
     finally:
         close_all(tv, dora.page)
+
+
+_SPY_VIBRATE = "() => { window.__buzz = []; navigator.vibrate = (p) => { window.__buzz.push(p); return true; }; }"
+
+
+def test_word_basket_the_phone_that_loses_a_near_race_is_told_it_lost(server, browser):
+    """Two phones tap a card for the same field at the same moment (timers set in each page). The
+    server takes the first and bounces the other back to its hand (a near-race, no penalty). The
+    losing phone must keep its word and get the "lost" toast and buzz, not the success buzz and a
+    cleared word (on main the ok answer of the bounced play cleared the word and buzzed 40 ms).
+    A try in which the second tap came too late for a near-race (a plain refusal) is tried again."""
+    srv = server(mode="eventlet", seed=11)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    x, y = wbe.Phone(browser, srv.lan_url, "あき", problems), wbe.Phone(browser, srv.lan_url, "Ben", problems)
+    try:
+        x.join()
+        y.join()
+        tv.locator("[data-choose=word_basket]").click()
+        tv.get_by_test_id("start").click()
+        for ph in (x, y):
+            ph.wait_view(lambda g: g.get("hand"), "the deal")
+            ph.page.evaluate(_SPY_VIBRATE)
+        raced = None
+        for attempt in range(8):
+            serial = x.game()["field"]["serial"]
+            y.wait_view(lambda g, s=serial: g["field"]["serial"] == s, "the same field on both phones")
+            fx, fy = wbe.find_play(x.game()), wbe.find_play(y.game())
+            if not (fx and fy):  # someone has no word for this field: reset from the page, try again
+                stuck = x if not fx else y
+                stuck.page.get_by_test_id("reset").tap()
+                hand = stuck.game()["hand"]
+                top = next((c for c in hand if c["kind"] != "number"), None)
+                if top is not None:
+                    stuck.card(top["id"]).tap()
+                x.wait_view(lambda g, s=serial: g["field"]["serial"] != s, "a new field")
+                continue
+            for ph, (card_id, word, _) in ((x, fx), (y, fy)):
+                ph.type_word(word)
+                expect(ph.card(card_id)).to_have_class(re.compile(r"\bfit\b"))
+                ph.page.evaluate("() => { window.__buzz = []; }")
+            at = x.page.evaluate("Date.now()") + 400
+            for ph, card_id in ((x, fx[0]), (y, fy[0])):
+                ph.page.evaluate("([sel, at]) => setTimeout(() => document.querySelector(sel).click(), at - Date.now())",
+                                 [f"[data-testid=card-{card_id}]", at])
+            x.wait_view(lambda g, s=serial: g["field"]["serial"] != s, "the field taken")
+            winner_word = wbe.chain_top(tv).locator(".w")
+            expect(winner_word).to_have_text(re.compile(f"^({re.escape(fx[1])}|{re.escape(fy[1])})$"))
+            (win, fw), (lose, fl) = ((x, fx), (y, fy)) if winner_word.inner_text() == fx[1] else ((y, fy), (x, fx))
+            g = lose.wait_view(lambda g: True, "a view")
+            for _ in range(40):
+                g = lose.game()
+                if (g["race"] and g["race"]["field"] == serial) or fl[0] in [c["id"] for c in g["hand"]]:
+                    break
+                lose.page.wait_for_timeout(50)
+            if not (g["race"] and g["race"]["field"] == serial and g["race"]["loser"] == lose.seat):
+                for ph in (x, y):
+                    ph.type_word("")
+                continue  # the second tap missed the near-race window (refused as stale): again
+            raced = (win, fw, lose, fl)
+            break
+        assert raced, "no near-race in 8 tries"
+        win, fw, lose, fl = raced
+        expect(lose.page.get_by_test_id("toast")).to_contain_text(win.name)
+        expect(lose.page.get_by_test_id("word")).to_have_value(fl[1])  # the word stays typed
+        assert fl[0] in lose.hand_ids()
+        expect(win.page.get_by_test_id("word")).to_have_value("")
+        buzz_lose = lose.page.evaluate("window.__buzz")
+        buzz_win = win.page.evaluate("window.__buzz")
+        assert [60, 40, 60] in buzz_lose and 40 not in buzz_lose, buzz_lose
+        assert 40 in buzz_win, buzz_win
+        shot(lose.page, "word_basket-phone-race-lost.png")
+        assert not problems, problems
+    finally:
+        close_all(tv, x.page, y.page)

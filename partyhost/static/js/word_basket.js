@@ -291,9 +291,27 @@
     if (hand.length === 2 && P.reachWith) action.reach = true;
     b.classList.add("sending");
     return PH.act(action).then((r) => {
-      if (r.ok) { P.input.value = ""; P.reading = null; P.reachWith = false; PH.buzz(40); }
+      /* "ok" also answers a play that lost a near-race (it bounced back to the hand): the word is
+         cleared and the success buzz given only once a state shows the card left the hand */
+      if (r.ok) { P.sent = { card: action.card, field: action.field, word: action.word }; settlePlay(P.s && P.s.game); }
       return r;
     });
+  }
+
+  /* A play the server took: the next state says whether the card entered the basket (success:
+     clear the word, short buzz) or came back from a near-race this phone lost (keep the word;
+     feel() tells the holder who won, by how much). */
+  function settlePlay(g) {
+    const sent = P.sent;
+    if (!sent || !g || !g.hand) return;
+    const lost = g.race && g.race.loser === g.me && g.race.field === sent.field;
+    if (lost) { P.sent = null; return; }
+    if (g.hand.some((c) => c.id === sent.card) && g.field.serial === sent.field) return; /* not in yet */
+    if (g.hand.some((c) => c.id === sent.card)) { P.sent = null; return; } /* back in hand (rejected later) */
+    P.sent = null;
+    if (typed().trim() === sent.word) P.input.value = "";
+    P.reading = null; P.reachWith = false;
+    PH.buzz(40);
   }
 
   function drawTop(s) {
@@ -443,6 +461,7 @@
 
   function render(s) {
     P.s = s;
+    settlePlay(s.game);
     drawTop(s);
     drawBanner(s);
     drawHand(s);
