@@ -191,3 +191,72 @@ def test_word_basket_the_phone_that_loses_a_near_race_is_told_it_lost(server, br
         assert not problems, problems
     finally:
         close_all(tv, x.page, y.page)
+
+
+def test_word_basket_reach_is_one_tap_after_the_play_and_others_wait_a_short_grace(server, browser, sio_peer):
+    """RULES.md "Reach": リーチ is one tap right when the play leaves one card (a big button that
+    shows at once; no box to tick before playing), and the other phones get their "forgot to call
+    reach" button only after a short grace. Plays down to two cards go through sockets (same
+    tokens as the pages); the last of them is played on the page."""
+    srv = server(mode="eventlet", seed=12)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    x, y = wbe.Phone(browser, srv.lan_url, "あき", problems), wbe.Phone(browser, srv.lan_url, "Ben", problems)
+    try:
+        x.join()
+        y.join()
+        tv.locator("[data-choose=word_basket]").click()
+        tv.get_by_test_id("start").click()
+        px = sio_peer(srv.url, {"role": "phone", "token": x.page.evaluate("localStorage.getItem('ph.token')"), "lang": "ja"}, "x")
+        py = sio_peer(srv.url, {"role": "phone", "token": y.page.evaluate("localStorage.getItem('ph.token')"), "lang": "ja"}, "y")
+        view = lambda p: p.wait_state(lambda s: s.get("game") and s["game"].get("hand") is not None, "view")["game"]  # noqa: E731
+
+        def peer_play(peer, g, found) -> None:
+            res = peer.act(type="play", field=g["field"]["serial"], card=found[0], word=found[1])
+            if res["ok"]:
+                peer.wait_state(lambda s: s["game"]["version"] > g["version"], "the play applied")
+            else:
+                assert res["code"] == "wb_stale_field", res
+
+        assert not x.page.get_by_test_id("reach-with").count()  # no box to tick before playing
+        for _ in range(60):
+            g = view(px)
+            found = wbe.find_play(g)
+            if len(g["hand"]) == 2 and found:
+                break
+            if found and len(g["hand"]) > 2:
+                peer_play(px, g, found)
+                continue
+            gy = view(py)
+            other = wbe.find_play(gy)
+            if other:
+                peer_play(py, gy, other)
+            else:  # nobody has a word: x resets
+                top = next((c["id"] for c in g["hand"] if c["kind"] != "number"), None)
+                px.act(type="reset", field=g["field"]["serial"], **({"top": top} if top is not None else {}))
+                px.wait_state(lambda s: s["game"]["version"] > g["version"], "the reset")
+        else:
+            raise AssertionError("x never had two cards and a word")
+        x.wait_view(lambda gv: len(gv["hand"]) == 2 and gv["field"]["serial"] == g["field"]["serial"], "x's page in step")
+        card_id, word, _ = found
+        x.type_word(word)
+        expect(x.card(card_id)).to_have_class(re.compile(r"\bfit\b"))
+        x.card(card_id).tap()
+        reach = x.page.get_by_test_id("reach")
+        expect(reach).to_be_visible()  # at once, the first button of the row
+        assert reach.evaluate("(b) => b.parentElement.firstElementChild === b")
+        shot(x.page, "word_basket-phone-reach-now.png")
+        y.wait_view(lambda gv: any(p["seat"] == x.seat and p["cards"] == 1 for p in gv["players"]), "x at one card")
+        point = y.page.get_by_test_id(f"point-out-{x.seat}")
+        grace_from = next(p["point_out_from"] for p in y.game()["players"] if p["seat"] == x.seat)
+        shown_at = y.page.evaluate("PH.serverNow()")
+        if shown_at < grace_from - 0.3:  # still in the grace: no button for the others yet
+            expect(point).to_have_count(0)
+        expect(point).to_be_visible()  # after the grace
+        assert y.page.evaluate("PH.serverNow()") >= grace_from - 0.05
+        reach.tap()  # x says it now: nothing to point out any more
+        expect(point).to_have_count(0)
+        expect(tv.locator(f'.wb-players li[data-seat="{x.seat}"] .reach-tag')).to_be_visible()
+        assert not problems, problems
+    finally:
+        close_all(tv, x.page, y.page)

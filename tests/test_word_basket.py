@@ -279,7 +279,7 @@ def test_reach_declared_or_pointed_out():
     assert g.hands["s1"] == [K("こ")] and not g.reach["s1"]
     refused(g, "wb_point_out_self", "s1", {"type": "point_out", "seat": "s1"})
     refused(g, "wb_reach_not_missing", "s2", {"type": "point_out", "seat": "s3"})
-    g.apply("s2", {"type": "point_out", "seat": "s1"}, NOW)
+    g.apply("s2", {"type": "point_out", "seat": "s1"}, NOW + wb.REACH_GRACE)
     assert len(g.hands["s1"]) == 2 and not g.reach["s1"]
     refused(g, "wb_reach_not_missing", "s3", {"type": "point_out", "seat": "s1"})  # already paid
     ev = g.view(None)["events"][-1]
@@ -301,7 +301,7 @@ def test_reach_with_the_play_or_the_button():
 
 def test_reach_challenge_after_the_last_card():
     """seed: これは最後のカードを出した後でも指摘されるので…"""
-    g = arrange(new_game(3), {"s1": [K("る")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("み")]}, K("あ"),
+    g = arrange(new_game(3, reach_window=5), {"s1": [K("る")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("み")]}, K("あ"),
                 deck_top=[K("さ")])
     play(g, "s1", K("る"), "あいどる", now=50.0)
     assert not g.over and g.hands["s1"] == []
@@ -322,6 +322,42 @@ def test_a_win_without_reach_is_final_after_the_window():
     g.tick(13.0)
     assert g.over and g.winner == "s1"
     assert g.view(None)["events"][-1]["kind"] == "won"
+
+
+def test_reach_is_one_tap_after_the_play_with_a_short_grace_before_a_point_out():
+    """RULES.md "Reach": declaring is one tap right when the play leaves one card, as quick as saying
+    it; after a short grace any other player may point a missing declaration out. Within the grace
+    a point-out is refused (wb_reach_grace, no penalty) and the tap still counts; on main the
+    point-out was taken in the same instant the card went in."""
+    g = arrange(new_game(3), {"s1": [K("る"), K("こ")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("み")]}, K("あ"))
+    play(g, "s1", K("る"), "あひる", now=10.0)
+    assert g.view("s2")["players"][0]["point_out_from"] == 10.0 + wb.REACH_GRACE
+    e = refused(g, "wb_reach_grace", "s2", {"type": "point_out", "seat": "s1"}, now=10.5)
+    assert e.params == {"seconds": 1.5}
+    g.apply("s1", {"type": "reach"}, 11.0)  # the one tap, in time
+    assert g.reach["s1"] and g.view(None)["players"][0]["point_out_from"] is None
+    refused(g, "wb_reach_not_missing", "s2", {"type": "point_out", "seat": "s1"}, now=20.0)
+    # forgotten: once the grace has passed it may be pointed out
+    g = arrange(new_game(3), {"s1": [K("る"), K("こ")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("み")]}, K("あ"))
+    play(g, "s1", K("る"), "あひる", now=10.0)
+    g.apply("s3", {"type": "point_out", "seat": "s1"}, 10.0 + wb.REACH_GRACE)
+    assert len(g.hands["s1"]) == 2
+
+
+def test_a_forgotten_reach_may_be_pointed_out_after_the_last_card_for_a_fair_window():
+    """seed: これは最後のカードを出した後でも指摘されるので — the book sets no time; ours is the
+    reach_window, by default 10 s (it was 5 s) from the last card, time enough for every phone to see
+    it: a point-out at 9 s still costs the card and the win."""
+    assert wb.REACH_WINDOW == 10 and WordBasket.OPTIONS["properties"]["reach_window"]["default"] == 10
+    g = arrange(new_game(3), {"s1": [K("る")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("み")]}, K("あ"),
+                deck_top=[K("さ")])
+    g.one_card_at["s1"] = 0.0
+    play(g, "s1", K("る"), "あいどる", now=50.0)
+    assert g.pending_win["until"] == 60.0
+    g.tick(59.0)
+    assert not g.over
+    g.apply("s2", {"type": "point_out", "seat": "s1"}, 59.0)
+    assert not g.over and g.hands["s1"] == [K("さ")]
 
 
 # ----- words the table judges -------------------------------------------------------------------
@@ -550,7 +586,7 @@ def test_every_refusal_code_has_words_in_both_languages():
 
 
 def test_after_a_host_restart_a_pending_win_and_a_vote_get_their_time_again():
-    g = arrange(new_game(3), {"s1": [K("る")], "s2": [K("ほ"), K("ね")], "s3": [K("す")]}, K("あ"))
+    g = arrange(new_game(3, reach_window=5), {"s1": [K("る")], "s2": [K("ほ"), K("ね")], "s3": [K("す")]}, K("あ"))
     play(g, "s1", K("る"), "あいどる", now=10.0)
     h = WordBasket.from_dict(json.loads(json.dumps(g.to_dict())), random.Random(1))
     h.interrupted(14.0)

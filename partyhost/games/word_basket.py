@@ -61,9 +61,10 @@ How phones stand in for the table (our own choices, all documented in ``docs/wor
   kana, ``reading``: the kana reading the player confirmed. It counts only when it is one of
   :func:`.word_basket_words.readings` ``(word)``. The ``lookup`` action asks the server for those
   readings first (the answer sits in the asking phone's view only).
-* **リーチ.** A player left with one card declares it (the ``reach`` action, or ``"reach": true``
-  on the play that leaves one card). Any other player may point out a missing リーチ
-  (``point_out``): one penalty card. A player who plays their last card without リーチ — or whose
+* **リーチ.** A player left with one card declares it (the ``reach`` action: one tap right after
+  the play; or ``"reach": true`` on the play that leaves one card). After :data:`REACH_GRACE`
+  from that play, any other player may point out a missing リーチ (``point_out``): one penalty
+  card. A player who plays their last card without リーチ — or whose
   last word may still be challenged — wins only once ``reach_window`` seconds pass with no
   point-out and no rejected challenge; plays and resets wait meanwhile (``wb_win_pending``). A
   vote on that last word stops the window (no point-out during a vote): when the word stands and
@@ -113,6 +114,12 @@ HAND_SIZE = 5
 WORD_MODES = ("vote", "strict", "free")
 #: Two plays for the same field this close (game-clock seconds) are a near-race the TV shows.
 RACE_WINDOW = 0.150
+#: After a play leaves a player one card, the others may point out a missing リーチ only once this
+#: many game-clock seconds have passed: the time to say it (one tap on the phone; RULES.md "Reach").
+REACH_GRACE = 2.0
+#: Default of the ``reach_window`` option: how long after a last card played without リーチ (or
+#: with a word that may still be challenged) the others may still point it out or challenge.
+REACH_WINDOW = 10
 #: How many recent words the views carry.
 CHAIN_SHOWN = 12
 #: How many recent events the views carry.
@@ -194,7 +201,7 @@ class WordBasket(Game):
             "maxProperties": 64,
             "default": {},
         },
-        reach_window={"type": "number", "minimum": 1, "maximum": 30, "default": 5},
+        reach_window={"type": "number", "minimum": 1, "maximum": 30, "default": REACH_WINDOW},
         vote_seconds={"type": "number", "minimum": 5, "maximum": 120, "default": 20},
     )
     MOVES: ClassVar[dict[str, Move]] = {
@@ -211,10 +218,10 @@ class WordBasket(Game):
         "overrule": Move(_schema("overrule", {"vote": _VOTE_ID, "outcome": {"enum": list(BALLOTS)}}),
                          "_do_overrule"),
     }
-    STATE_VERSION: ClassVar[int] = 1
+    STATE_VERSION: ClassVar[int] = 2
     FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "mode", "reach_window", "vote_seconds", "handicaps", "hands", "deck", "basket",
-        "field", "chain", "last_word", "reach", "vote", "vote_id", "vote_info", "pending_win",
+        "field", "chain", "last_word", "reach", "one_card_at", "vote", "vote_id", "vote_info", "pending_win",
         "last_play", "race", "race_n", "events", "event_n", "lookups", "lookup_n", "reshuffles",
         "phase", "winner", "version",
     )  # fmt: skip
@@ -229,7 +236,7 @@ class WordBasket(Game):
         super().__init__()
         self._rng: random.Random | None = None
         self.mode = "vote"
-        self.reach_window = 5.0
+        self.reach_window = float(REACH_WINDOW)
         self.vote_seconds = 20.0
         self.handicaps: dict[str, str] = {}
         self.hands: dict[str, list[int]] = {}
@@ -244,6 +251,8 @@ class WordBasket(Game):
         self.chain: list[dict] = []
         self.last_word: dict[str, str] = {}
         self.reach: dict[str, bool] = {}
+        # seat → game-clock time the play that left them one card was made (the リーチ grace)
+        self.one_card_at: dict[str, float] = {}
         self.vote: TableVote | None = None
         self.vote_id = 0
         self.vote_info: dict | None = None  # {"id", "chain": n, "seat", "by"}
@@ -289,7 +298,7 @@ class WordBasket(Game):
         self._rng = rng
         self.players = players
         self.mode = options.get("word_mode", "vote")
-        self.reach_window = float(options.get("reach_window", 5))
+        self.reach_window = float(options.get("reach_window", REACH_WINDOW))
         self.vote_seconds = float(options.get("vote_seconds", 20))
         given = options.get("handicaps", {}) or {}
         self.handicaps = {s: given.get(s, "normal") for s in players}
@@ -470,6 +479,7 @@ class WordBasket(Game):
         self.chain[-1]["field"] = self.field["serial"]
         if len(hand) == 1:
             self.reach[seat] = bool(action.get("reach", False))
+            self.one_card_at[seat] = now
         elif len(hand) > 1:
             self.reach[seat] = False
         self._event("play", seat=seat, word=surface, reading=r.kana, card=CARDS[card], unknown=unknown)
@@ -552,6 +562,14 @@ class WordBasket(Game):
         self.reach[seat] = True
         self._event("reach", seat=seat)
 
+    def reach_grace_until(self, seat: str) -> float | None:
+        """Game-clock time from which a missing リーチ of ``seat`` may be pointed out while they
+        hold one undeclared card (:data:`REACH_GRACE` after the play that left it), else None. A
+        last card already played has no grace: the window to point it out is running."""
+        if len(self.hands.get(seat, ())) != 1 or self.reach.get(seat) or seat not in self.one_card_at:
+            return None
+        return self.one_card_at[seat] + REACH_GRACE
+
     def _reach_missing(self, target: str) -> bool:
         """Whether ``target``'s リーチ may be pointed out now (one card undeclared, or a pending
         win that still needs it)."""
@@ -566,7 +584,8 @@ class WordBasket(Game):
         pending: the win lapses and they keep the penalty card (their リーチ is then settled).
 
         Raises ``wb_point_out_self``, ``not_a_player`` (target), ``wb_vote_open``,
-        ``wb_reach_not_missing``.
+        ``wb_reach_not_missing``, ``wb_reach_grace`` (``seconds``: the target's play left them one
+        card less than :data:`REACH_GRACE` ago: the time to declare it has not passed).
         """
         target = action["seat"]
         if target == seat:
@@ -577,6 +596,9 @@ class WordBasket(Game):
             raise RuleError("wb_vote_open")
         if not self._reach_missing(target):
             raise RuleError("wb_reach_not_missing")
+        grace = self.reach_grace_until(target)
+        if grace is not None and now < grace:
+            raise RuleError("wb_reach_grace", seconds=round(grace - now, 1))
         pending = self.pending_win
         if pending is not None and pending["seat"] == target and "reach" in pending["needs"]:
             self.pending_win = None
@@ -814,7 +836,8 @@ class WordBasket(Game):
              "field": {"serial", "kana": str|None, "row": str|None, "card": card|None,
                        "by": seat|None, "how": "turn"|"play"|"reset"|None},
              "rows": {row: kana of the row}, "deck": int, "basket": int, "reshuffles": int,
-             "players": [{"seat", "cards": int, "reach": bool, "handicap", "min", "min_last"}],
+             "players": [{"seat", "cards": int, "reach": bool, "point_out_from": float|None,
+                          "handicap", "min", "min_last"}],  # point_out_from: the リーチ grace
              "chain": [{"n", "seat", "word", "reading", "card": card, "label", "unknown",
                         "challengeable", "status": None|"accepted"|"rejected", "field"}]  # last 12
              "challengeable": None | {"n", "field", "seat", "word", "reading"},
@@ -850,6 +873,7 @@ class WordBasket(Game):
             "reshuffles": self.reshuffles,
             "players": [
                 {"seat": s, "cards": len(self.hands[s]), "reach": bool(self.reach.get(s)),
+                 "point_out_from": self.reach_grace_until(s),
                  "handicap": self.handicaps.get(s, "normal"), "min": self.minimums(s)[0],
                  "min_last": self.minimums(s)[1]}
                 for s in self.players
@@ -888,6 +912,14 @@ class WordBasket(Game):
         """The inverse of :meth:`encode_field`."""
         if name == "vote":
             return TableVote.from_dict(data) if data else None
+        return data
+
+    @classmethod
+    def migrate(cls, data: dict, version: int) -> dict:
+        """Layout 1 → 2: ``one_card_at`` (the リーチ grace) is new; a game saved before it has no
+        grace running (a missing リーチ may be pointed out at once, as it could then)."""
+        if version < 2:
+            data.setdefault("one_card_at", {})
         return data
 
     def _restored(self, rng: random.Random) -> None:
