@@ -339,6 +339,8 @@ def test_no_result_until_both_teams_played_the_round():
     assert g.phase == "reveal" and not g.over  # ...but black's clues are still to come
     act(g, "s1", "next")
     play_team(g, intercept_ok=True)  # and white reaches 2 too: same round, tie-break
+    assert g.phase == "reveal"  # the last reveal first
+    act(g, "s1", "next")
     assert g.phase == "keywords" and g.result["why"] == "both_intercepted"
 
 
@@ -389,6 +391,35 @@ def test_round_eight_ended_goes_to_the_tie_break():
         play_round(g, black=(True, r == 3))
     assert g.round == MAX_ROUNDS and g.result["winner"] == "white" and g.result["reason"] == "score"
     assert g.result["why"] == "rounds"
+
+
+def test_the_last_reveal_shows_before_the_keyword_tie_break():
+    """seed §end: after round 8 (or a tied end) the round's last reveal — interception, decode,
+    code — is played out like any other before the teams guess keywords. On main the tie-break
+    replaced it in the same instant, so the table never saw the last code."""
+    g = make(4, seed=1)
+    for _ in range(MAX_ROUNDS - 1):
+        play_round(g)
+    write_all(g)
+    play_team(g)
+    act(g, "s1", "next")
+    last = play_team(g)  # black's clues of round 8: its reveal ends the game in a tie
+    assert g.phase == "reveal" and not g.over
+    view = g.view(None)
+    assert view["reveal"] == last and view["reveal"]["round"] == MAX_ROUNDS and view["tie"] is None
+    assert view["reveal_deadline"] is not None
+    act(g, "s1", "next")
+    assert g.phase == "keywords" and g.result == {"why": "rounds"}
+    assert g.event["kind"] == "tie_break"
+    h = make(4, seed=1)  # the reveal's time running out opens the tie-break the same way
+    for _ in range(MAX_ROUNDS - 1):
+        play_round(h)
+    write_all(h)
+    play_team(h)
+    act(h, "s1", "next")
+    play_team(h, now=100.0)
+    h.tick(h.next_deadline())
+    assert h.phase == "keywords"
 
 
 def reach_keyword_tie_break(seed: int = 1) -> Decrypto:

@@ -589,6 +589,9 @@ class Decrypto(Game):
         self._do_next(None, action, now)
 
     def _advance(self, now: float) -> None:
+        if self.result and self.result.get("tie_next"):
+            self._open_keywords(self.result["why"])
+            return
         i = self.encrypting.index(self.active)
         if i + 1 < len(self.encrypting):
             self._open_guess(self.encrypting[i + 1])
@@ -608,7 +611,9 @@ class Decrypto(Game):
         if ending is None:
             return
         if ending.reason == scoring.TIED:
-            self._open_keywords(ending.why)
+            # the round's last reveal (interception, decode, code) is shown first, as any other;
+            # "next" (or the reveal's time) then opens the keyword guesses (issue 13 point 7)
+            self.result = {"why": ending.why, "tie_next": True}
         elif ending.why is None:
             self._finish(ending.winner, ending.reason)
         else:
