@@ -549,6 +549,35 @@ def test_a_restart_stops_the_turning_until_the_dealer_starts_it_again():
     assert restored.next_deadline() == 100.0 + VOTE_SECONDS  # the vote's time starts afresh
 
 
+@pytest.mark.parametrize("during", ["vote", "picking"])
+def test_a_restart_during_a_vote_or_a_pick_keeps_turning_stopped_until_the_dealer_restarts_it(during):
+    """RULES.md "Diabolo" (the dealer's phone sets the tempo): after a host restart the turning
+    waits for the dealer, also when the restart came during a vote or the picks; on main the
+    vote's (or the picks') end started the auto-turn again by itself."""
+    g = new_game(3)
+    turn_up(g, ["Z", "U", "R", "K", "E"], now=1.0)
+    g.apply("s1", {"type": "auto", "round": 1, "on": True}, 2.0)
+    claim(g, "s2", "ZURK", ["Z", "U", "R", "K"], now=3.0)  # not a word: a vote
+    assert g.phase == "vote"
+    if during == "picking":
+        for s in ("s1", "s3"):
+            g.apply(s, {"type": "vote", "vote": g.vote["id"], "ballot": "reject"}, 4.0)
+        assert g.phase == "picking"
+    restored = Diabolo.from_dict(g.to_dict(), random.Random(9))
+    restored.interrupted(50.0)
+    assert not restored.view(None)["auto"]
+    if during == "vote":  # one accept of two voters: it can no longer be rejected, it stands
+        restored.apply("s1", {"type": "vote", "vote": restored.vote["id"], "ballot": "accept"}, 51.0)
+        assert restored.claim["status"] == "taken"
+    else:
+        for s in ("s1", "s3"):
+            restored.apply(s, {"type": "pick", "round": 1, "card": restored.table[0]}, 51.0)
+    assert restored.phase == "turning" and not restored.auto_on and restored.next_turn_at is None
+    assert restored.next_deadline() is None  # nothing turns until the dealer says so
+    restored.apply("s1", {"type": "auto", "round": 1, "on": True}, 60.0)
+    assert restored.next_deadline() is not None
+
+
 def test_picks_when_both_the_table_and_the_deck_are_empty_give_nothing():
     g = new_game(3)
     while g.deck:

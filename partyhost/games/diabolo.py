@@ -411,7 +411,9 @@ class Diabolo(Game):
         time limit (deck-out countdown, vote, picks) starts afresh, so phones that are still
         reconnecting lose nothing."""
         now = float(now)
-        if self.phase == "turning" and self.auto_on:
+        if self.phase in ("turning", "vote", "picking") and self.auto_on:
+            # also during a vote or the picks: their end must not start the turning by itself
+            # (issue 13 point 16); the dealer starts it again
             self.auto_on = False
             self.next_turn_at = None
         if self.phase == "turning" and self.end_at is not None:
