@@ -521,8 +521,41 @@ def test_a_kicked_player_leaves_the_vote_and_the_rotation():
     assert g.view(None)["vote"]["voters"] == ["s2", "s4"]
     g.leave("s1", 4.0)  # the claimant: the claim is withdrawn, the cards stay on the table
     assert g.phase == "turning" and len(g.table) == 4 and g.card_count() == 66
-    assert g.dealers == ["s1", "s2", "s4"] and g.dealer == "s2"
+    # the dealer's round passes to the next seat; 2 players left: each deals twice (§4)
+    assert g.dealers == ["s2", "s4", "s2", "s4"] and g.dealer == "s2"
     refused("cannot_continue", g.leave, "s4", 5.0)
+
+
+def test_a_kick_replans_the_dealers_for_the_new_player_count():
+    """seed §3/§4: the next dealer sits to the left; each player deals once (4–6 players) or twice
+    (2–3). A table of four losing a player mid-game is a table of three: the rounds to come are
+    planned so that each deals twice in all, the rounds already dealt counting (on main the
+    kicked seat was just dropped from the plan and the others dealt once)."""
+    g = new_game(4)
+    play_round_out(g, 1.0)
+    g.apply("s2", {"type": "deal", "round": 2}, 2.0)
+    g.leave("s4", 3.0)
+    assert g.dealers == ["s1", "s2", "s3", "s1", "s2", "s3"]
+    counts = {s: g.dealers.count(s) for s in g.players}
+    assert counts == {"s1": 2, "s2": 2, "s3": 2}
+
+
+def test_tile_mode_after_a_kick_the_next_dealer_is_the_next_seat():
+    """seed §7 with §3: with victory tiles the deal goes on round the table; when the dealer is
+    kicked mid-round the next seat deals that round, and the round after goes to the seat after
+    it (on main the first player took over and the rotation counted from the wrong seat)."""
+    g = new_game(4, victory_tiles=True)
+    play_round_out(g, 1.0)
+    g.apply("s2", {"type": "deal", "round": 2}, 2.0)
+    play_round_out(g, 3.0)
+    g.apply("s3", {"type": "deal", "round": 3}, 4.0)
+    g.leave("s3", 5.0)  # the dealer of round 3 goes home
+    assert g.dealer == "s4" and g.round == 3
+    play_round_out(g, 6.0)
+    assert g.view(None)["next_dealer"] == "s1"
+    g.apply("s1", {"type": "deal", "round": 4}, 7.0)
+    play_round_out(g, 8.0)
+    assert g.view(None)["next_dealer"] == "s2"
 
 
 def test_possible_words_are_spellable_from_the_cards_left():

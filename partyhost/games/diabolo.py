@@ -302,12 +302,51 @@ class Diabolo(Game):
         :meth:`_deal` extends it. Changes nothing."""
         if number <= len(self.dealers):
             return self.dealers[number - 1]
-        return self.players[len(self.dealers) % len(self.players)]
+        return self._seat_after(self.dealers[-1]) if self.dealers else self.players[0]
+
+    def _seat_after(self, seat: str, order: list[str] | None = None) -> str:
+        """The player sitting after ``seat`` (to the left, §3) in ``order`` (default: the
+        players), skipping seats no longer playing; ``seat`` itself may have left, when ``order``
+        still holds it. A seat found nowhere: the first player."""
+        order = self.players if order is None else order
+        if seat not in order:
+            return self.players[0]
+        i = order.index(seat)
+        for k in range(1, len(order) + 1):
+            nxt = order[(i + k) % len(order)]
+            if nxt in self.players:
+                return nxt
+        return self.players[0]
+
+    def _replan_dealers(self, gone: str, seats_before: list[str]) -> None:
+        """After ``gone`` left (``seats_before``: the seating order with them): the round they were
+        dealing passes to the next seat, and the rounds still to come are planned anew for the
+        new player count (§4: each deals once with 4–6, twice with 2–3; the rounds already dealt
+        count), in seating order from the seat after this round's dealer. With victory tiles
+        the rotation simply goes on from that seat (§7)."""
+        if self.dealer == gone and self.phase in ("turning", "vote", "picking"):
+            self.dealer = self._seat_after(gone, seats_before)
+            self.dealers[self.round - 1] = self.dealer
+        done = self.dealers[: self.round]
+        nxt = self._seat_after(done[-1], seats_before) if done else self.players[0]
+        if self.victory_tiles:
+            self.dealers = done + [nxt]
+            return
+        per = 2 if len(self.players) <= 3 else 1
+        count = {p: sum(1 for d in done if d == p) for p in self.players}
+        future: list[str] = []
+        seat = nxt
+        while any(count[p] < per for p in self.players):
+            if count[seat] < per:
+                future.append(seat)
+                count[seat] += 1
+            seat = self._seat_after(seat)
+        self.dealers = done + future
 
     def _deal(self, number: int, now: float) -> None:
         """Collect every card, shuffle, and start round ``number`` with its dealer (§2, §3)."""
         while self.victory_tiles and len(self.dealers) < number:
-            self.dealers.append(self.players[len(self.dealers) % len(self.players)])
+            self.dealers.append(self._seat_after(self.dealers[-1]) if self.dealers else self.players[0])
         self.round = number
         self.dealer = self.dealers[number - 1]
         self.deck = [c["id"] for c in self.cards]
@@ -374,21 +413,20 @@ class Diabolo(Game):
 
     def _do_leave(self, seat: str, now: float) -> None:
         """Remove a (kicked) player: their cards this round stay out of play in their pile, they
-        leave the dealer rotation, a vote drops their ballot, a claim of theirs under vote is
+        leave the dealer rotation (a round they were dealing passes to the next seat, and the
+        rounds to come are planned anew for the new count, :meth:`_replan_dealers`), a vote drops
+        their ballot, a claim of theirs under vote is
         withdrawn and a pick owed by them is skipped. Not in the rulebook (RULES.md "General").
 
         Raises:
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"`` (fewer than 2
                 would remain).
         """
+        seats_before = list(self.players)
         self.players.remove(seat)
         self.handicap = [s for s in self.handicap if s != seat]
         self.passed = [s for s in self.passed if s != seat]
-        past = self.dealers[: self.round]
-        future = [d for d in self.dealers[self.round:] if d != seat]
-        self.dealers = past + future
-        if self.dealer == seat and self.phase in ("turning", "vote", "picking"):
-            self.dealer = self.players[0]
+        self._replan_dealers(seat, seats_before)
         if self.phase == "vote" and self.vote is not None:
             if self.claim and self.claim["seat"] == seat:
                 self.claim["status"] = "withdrawn"
