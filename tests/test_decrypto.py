@@ -126,6 +126,22 @@ def test_host_placement_is_kept_and_the_rest_balanced():
     assert set(g.teams["white"]) >= {"s4", "s5"} and len(g.teams["black"]) >= 2
 
 
+def test_teams_are_as_equal_as_possible_and_six_against_two_needs_the_hosts_override():
+    """seed §setup (できるだけ同人数の2チーム), RULES.md: the host may move players, but teams more
+    than one apart (6 v 2, 5 v 3) start only with the explicit "uneven" option; 5 v 3 with seven
+    is not possible, 4 v 3 is as equal as it gets. On main 6 v 2 started without a word."""
+    g = Decrypto()
+    six_two = {s: ("white" if i < 6 else "black") for i, s in enumerate(SEATS[:8])}
+    with pytest.raises(RuleError) as info:
+        g.setup(SEATS[:8], {"teams": six_two}, random.Random(1), 0.0)
+    assert info.value.code == "dc_teams_uneven" and info.value.params == {"white": 6, "black": 2}
+    g.setup(SEATS[:8], {"teams": six_two, "uneven": True}, random.Random(1), 0.0)
+    assert len(g.teams["white"]) == 6 and len(g.teams["black"]) == 2
+    h = Decrypto()
+    h.setup(SEATS[:7], {"teams": {s: "white" for s in SEATS[:4]}}, random.Random(1), 0.0)
+    assert (len(h.teams["white"]), len(h.teams["black"])) == (4, 3)
+
+
 def test_a_team_of_one_is_refused_with_four_or_more_and_3_players_must_split_2_1():
     g = Decrypto()
     with pytest.raises(RuleError) as info:

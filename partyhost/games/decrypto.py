@@ -175,6 +175,7 @@ class Decrypto(Game):
         },
         timer={"type": "boolean", "default": False},
         lang={"enum": list(KEYWORD_LANGS), "default": "ja"},
+        uneven={"type": "boolean", "default": False},
     )
     STALE_FIELD: ClassVar[str] = "round"
     MOVES: ClassVar[dict[str, Move]] = {
@@ -271,7 +272,8 @@ class Decrypto(Game):
 
         Args:
             players: 3–8 distinct seat ids in seating order.
-            options: ``{"teams": {seat: "white"|"black"}, "timer": bool, "lang": "ja"|"en"}``
+            options: ``{"teams": {seat: "white"|"black"}, "timer": bool, "lang": "ja"|"en",
+                "uneven": bool}``
                 (all optional); unplaced seats are balanced by :func:`balance_teams`.
             rng: kept for the keyword draw and every round's codes.
             now: game-clock seconds (unused at set-up).
@@ -280,6 +282,8 @@ class Decrypto(Game):
             RuleError: ``"player_count"`` (``count``, ``min``, ``max``); ``"duplicate_seat"``;
             ``"bad_options"`` (``detail``); ``"dc_team_size"`` (``white``, ``black``) when a team
             of 4–8 players has fewer than 2, or 3 players are not split 2 and 1;
+            ``"dc_teams_uneven"`` (``white``, ``black``) when the teams differ by more than one
+            and the host has not allowed it (option ``uneven``: 6 v 2 only on purpose);
             ``"dc_no_keywords"`` (``lang``) when the deck file is missing or too small.
         """
         players = list(players)
@@ -295,6 +299,9 @@ class Decrypto(Game):
                 raise RuleError("dc_team_size", **sizes)
         elif min(sizes.values()) < 2:
             raise RuleError("dc_team_size", **sizes)
+        elif abs(sizes["white"] - sizes["black"]) > 1 and not options.get("uneven"):
+            # §setup: できるだけ同人数の2チーム — the host may override (RULES.md), but only on purpose
+            raise RuleError("dc_teams_uneven", **sizes)
         lang = options["lang"]
         try:
             deck = words.deck(lang)

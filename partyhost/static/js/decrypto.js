@@ -29,7 +29,7 @@
   }
   function lobbyOptions(s) {
     const o = s.party.options || {};
-    return { teams: Object.assign({}, o.teams || {}), timer: !!o.timer, lang: o.lang || "ja" };
+    return { teams: Object.assign({}, o.teams || {}), timer: !!o.timer, lang: o.lang || "ja", uneven: !!o.uneven };
   }
   function lobby(root, s) {
     const opts = lobbyOptions(s);
@@ -48,6 +48,7 @@
       ${s.host ? `<div class="row"><button data-testid="shuffle-teams" data-shuffle="1">${esc(t("decrypto.lobby.shuffle"))}</button></div>` : ""}
       <div class="dc-lobby-opts">
         <label><input type="checkbox" data-testid="dc-timer" data-opt="timer" ${opts.timer ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("decrypto.lobby.timer"))}</label>
+        ${!three && (Math.abs(teams.white.length - teams.black.length) > 1 || opts.uneven) ? `<label><input type="checkbox" data-testid="dc-uneven" data-opt="uneven" ${opts.uneven ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("decrypto.lobby.uneven"))}</label>` : ""}
         <label>${esc(t("decrypto.lobby.lang"))}
           <select data-testid="dc-lang" data-opt="lang" ${s.host ? "" : "disabled"}>
             ${["ja", "en"].map((l) => `<option value="${l}" ${opts.lang === l ? "selected" : ""}>${esc(t("decrypto.lang." + l))}</option>`).join("")}
@@ -86,6 +87,8 @@
     timer.onchange = () => save((o) => { o.timer = timer.checked; });
     const lang = root.querySelector("[data-opt=lang]");
     lang.onchange = () => save((o) => { o.lang = lang.value; });
+    const uneven = root.querySelector("[data-opt=uneven]");
+    if (uneven) uneven.onchange = () => save((o) => { o.uneven = uneven.checked; });
   }
 
   /* ---------------- shared pieces ---------------- */
