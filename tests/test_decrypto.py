@@ -607,6 +607,36 @@ def test_kicking_the_encryptor_while_writing_hands_the_turn_to_the_next_teammate
     assert g.phase == "guess"
 
 
+def test_the_host_hands_an_away_encryptors_turn_to_the_next_teammate_with_a_fresh_30_s():
+    """RULES.md "Decrypto" (the optional timer), as Top Ten's away captain: the host hands the turn
+    of an encryptor whose phone is away to the next teammate in turn, who gets a new code (the
+    away player saw the old one) and, with the timer running, a fresh 30 s; a kicked encryptor's
+    heir gets the fresh 30 s too. When time runs out, the event that puts the clues up says
+    which team's clues went blank. On main there was no such host move and the heir had only
+    what was left of the first 30 s."""
+    g = make(6, seed=3, timer=True)  # white s1 s3 s5, black s2 s4 s6
+    away = g.encryptors["white"]
+    act(g, g.encryptors["black"], "clues", now=10.0, clues=["ア", "イ", "ウ"], final=True)
+    assert g.deadline == 40.0
+    old_code = list(g.codes["white"])
+    g.host_apply({"type": "pass_encryptor", "round": 1, "team": "white"}, 35.0)
+    heir = g.encryptors["white"]
+    assert heir != away and heir in g.teams["white"] and g.deadline == 35.0 + TIMER_SECONDS
+    assert g.view(heir)["my_code"] != old_code and g.view(away)["my_code"] is None
+    assert g.event["kind"] == "encryptor_passed" and g.event == {**g.event, "seat": away, "to": heir}
+    with pytest.raises(RuleError) as info:
+        g.host_apply({"type": "pass_encryptor", "round": 1, "team": "black"}, 36.0)
+    assert info.value.code == "dc_clues_done"
+    g.tick(g.deadline)  # the heir wrote nothing: time is up
+    assert g.phase == "guess" and g.clues["white"] == ["", "", ""]
+    assert g.view(None)["event"]["kind"] == "clues_up" and g.view(None)["event"]["timed_out"] == ["white"]
+    # a kicked encryptor's heir: a fresh 30 s too
+    k = make(6, seed=3, timer=True)
+    act(k, k.encryptors["black"], "clues", now=10.0, clues=["ア", "イ", "ウ"], final=True)
+    k.leave(k.encryptors["white"], 38.0)
+    assert k.deadline == 38.0 + TIMER_SECONDS
+
+
 def test_encryptors_keep_rotating_without_repeats_after_a_kick():
     """§setup: encryptors take turns within the team. A teammate kicked mid-game must not make
     the same person encrypt twice in a row."""

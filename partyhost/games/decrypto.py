@@ -29,8 +29,8 @@ is :class:`~.base.Game`'s.
 The state machine (:data:`PHASES` declares it; a move outside its phase is ``"dc_not_now"``)::
 
     phase      open moves              ends when … → next phase
-    encrypt    clues                   every encrypting team's clues are in, or the 30-s timer
-                                       runs out (tick; missing clues blank) → guess (white first)
+    encrypt    clues; host:            every encrypting team's clues are in, or the 30-s timer
+               pass_encryptor          runs out (tick; missing clues blank) → guess (white first)
     guess      draft, lock             every open guess (the decode; the interception from
                                        round 2) is locked → reveal (tokens given)
     reveal     next (players, host)    "next", or the reveal deadline (tick) → guess of the
@@ -89,7 +89,7 @@ class Phase(NamedTuple):
 
 
 PHASES: dict[str, Phase] = {
-    "encrypt": Phase(("clues",), "all clues in, or the timer runs out → guess"),
+    "encrypt": Phase(("clues", "pass_encryptor"), "all clues in, or the timer runs out → guess"),
     "guess": Phase(("draft", "lock"), "every open guess locked → reveal"),
     "reveal": Phase(("next",), "next, or the reveal deadline → guess (next team) | encrypt (next "
                                "round); after the round's last reveal, the end check → over | keywords"),
@@ -159,7 +159,9 @@ class Decrypto(Game):
     * ``{"type": "accept", "number": 1–4, "accept": bool}`` — accept a near match of a guess
       about one of the own team's keywords; ``{"type": "judged"}`` — the team is done judging.
 
-    Host move (``HOST_MOVES``): ``{"type": "next", "round", "team"}`` (the TV leaves a reveal).
+    Host moves (``HOST_MOVES``): ``{"type": "next", "round", "team"}`` (the TV leaves a reveal);
+    ``{"type": "pass_encryptor", "round", "team"}`` (an away encryptor's turn goes to the next
+    teammate, as Top Ten's away captain).
     """
 
     KEY: ClassVar[str] = "decrypto"
@@ -195,6 +197,8 @@ class Decrypto(Game):
     }
     HOST_MOVES: ClassVar[dict[str, Move]] = {
         "next": Move(_schema("next", round=_ROUND, team=_TEAM), "_host_next", stale=True),
+        "pass_encryptor": Move(_schema("pass_encryptor", round=_ROUND, team=_TEAM), "_host_pass_encryptor",
+                               stale=True),
     }
     STATE_VERSION: ClassVar[int] = 1  # the layout of every snapshot saved so far
     FIELDS: ClassVar[tuple[str, ...]] = (
@@ -354,6 +358,9 @@ class Decrypto(Game):
             self.deadline = None
             self._event("timer_out", teams=blanked)
             self._after_clues(now)
+            if self.last_event and self.last_event["kind"] == "clues_up":
+                # the clues go up at once: the event the phones see says why some are blank
+                self.last_event["timed_out"] = list(blanked)
             self.version += 1
         elif self.phase == "reveal" and self.reveal_deadline is not None and now >= self.reveal_deadline:
             self._advance(now)
@@ -368,7 +375,8 @@ class Decrypto(Game):
         """A kicked player leaves. The game goes on while every team keeps its shape (≥2 in a
         team game; the team of two and the interceptor in the 3-player game: so never there).
         An encryptor who leaves before the clues are in hands the turn, and the same code, to
-        the next teammate in turn (drafts dropped); later turns go on from the gone seat's place.
+        the next teammate in turn (drafts dropped; with the timer running, a fresh 30 s); later
+        turns go on from the gone seat's place.
 
         Raises:
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"``.
@@ -383,6 +391,7 @@ class Decrypto(Game):
             handed_to = self._next_in_turn(team, seat)
             self.encryptors[team] = handed_to
             self.clue_drafts[team] = ["", "", ""]
+            self._fresh_time(now)
         for g in self.guesses.values():
             if g.get("by") == seat:
                 g["by"] = None
@@ -591,6 +600,38 @@ class Decrypto(Game):
             raise RuleError("dc_stale_team")
         self._advance(now)
 
+    def _host_pass_encryptor(self, action: dict, now: float) -> None:
+        """The encryptor's phone is away: the host hands the turn to the next teammate in turn
+        (as Top Ten's away captain). The team draws a new code, since the away player saw the old
+        one and now decodes with the team; drafts are dropped; with the timer running the new
+        encryptor gets a fresh 30 s (RULES.md "Decrypto"; not in the rulebook).
+
+        Raises ``"dc_not_now"`` (not while writing clues), ``"dc_clues_done"`` (the team's clues
+        are in), ``"dc_no_teammate"`` (nobody to hand it to: the team has no other member).
+        """
+        if self.phase != "encrypt":
+            raise RuleError("dc_not_now")
+        team = action["team"]
+        if team not in self.encryptors:
+            raise RuleError("dc_not_now")
+        if self.clues.get(team) is not None:
+            raise RuleError("dc_clues_done")
+        old = self.encryptors[team]
+        new = self._next_in_turn(team, old)
+        if new == old:
+            raise RuleError("dc_no_teammate")
+        self.encryptors[team] = new
+        deck = [list(c) for c in CODE_DECK if list(c) != self.codes[team]]
+        self.codes[team] = list(self._rng.choice(deck))
+        self.clue_drafts[team] = ["", "", ""]
+        self._fresh_time(now)
+        self._event("encryptor_passed", team=team, seat=old, to=new)
+
+    def _fresh_time(self, now: float) -> None:
+        """A new encryptor while the sand timer runs: turn it over again (30 s from now)."""
+        if self.deadline is not None:
+            self.deadline = max(self.deadline, now + TIMER_SECONDS)
+
     def _host_next(self, action: dict, now: float) -> None:
         """The host (TV) leaves a reveal: as :meth:`_do_next`."""
         self._do_next(None, action, now)
@@ -739,6 +780,10 @@ class Decrypto(Game):
             return []
         r = self.round
         if seat is None:
+            if self.phase == "encrypt" and rng.random() < 0.05:
+                waiting = [t for t in self.encrypting if self.clues.get(t) is None]
+                if waiting:
+                    return [{"type": "pass_encryptor", "round": r, "team": rng.choice(waiting)}]
             return [{"type": "next", "round": r, "team": self.active}] if self.phase == "reveal" else []
         team = self.team_of(seat)
         if team is None:

@@ -518,6 +518,10 @@
       if (e.kind === "round" && g.role === "encryptor") PH.buzz([80, 60, 80]);
       else if (e.kind === "clues_up" && (g.role === "decoder" || g.role === "interceptor")) PH.buzz(60);
       else if (e.kind === "over") PH.buzz([50, 50, 50, 50, 150]);
+      /* why clues went blank, and who writes now (RULES.md "Decrypto": the timer) */
+      const blank = e.kind === "timer_out" ? e.teams : e.kind === "clues_up" ? e.timed_out : null;
+      if ((blank || []).length) PH.toast(t("decrypto.timer_out", { teams: list(blank.map(teamName)) }), true);
+      else if (e.kind === "encryptor_passed") PH.toast(t("decrypto.encryptor_passed", { name: name(s, e.seat), to: name(s, e.to) }));
     });
   }
 
@@ -547,11 +551,16 @@
     /* the reveal that decided the game stays on the TV beside the keywords */
     if (g.phase === "over") return resultHtml(s, g, true, g.reveal ? revealHtml(s, g, true) : "");
     if (g.phase === "encrypt") {
+      /* an encryptor whose phone is away: the host hands the turn to the next teammate */
+      const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
+      const pass = (team) => !g.submitted[team] && away.has(g.encryptors[team])
+        ? `<span class="away">${esc(t("decrypto.encryptor_away", { name: name(s, g.encryptors[team]) }))}</span>${s.host
+          ? ` <button class="small" data-tv-pass="${team}" data-testid="pass-encryptor-${team}">${esc(t("decrypto.pass_encryptor", { name: name(s, g.encryptors[team]) }))}</button>` : ""}` : "";
       return `<div class="dc-stage-encrypt">
         <h2>${esc(t("decrypto.tv.encrypt", { round: g.round }))}</h2>
         <ul class="dc-writers">${g.encrypting.map((team) => `<li class="team-${team} ${g.submitted[team] ? "done" : ""}">
           <span class="tname">${esc(teamName(team))}</span><span class="who">${esc(name(s, g.encryptors[team]))}</span>
-          <b>${g.submitted[team] ? "✔" : "…"}</b></li>`).join("")}</ul>
+          <b>${g.submitted[team] ? "✔" : "…"}</b>${pass(team)}</li>`).join("")}</ul>
         ${timerHtml(g)}<p class="note">${esc(wait)}</p></div>`;
     }
     if (g.phase === "guess") {
@@ -600,6 +609,10 @@
         const cur = PH.last.game;
         return cur.phase === "reveal" ? PH.hostAct("next", { round: cur.round, team: cur.active }) : null;
       }, { key: "decrypto-tv-next" });
+      el.querySelectorAll("[data-tv-pass]").forEach((b) => {
+        PH.guard(b, () => PH.hostAct("pass_encryptor", { round: PH.last.game.round, team: b.dataset.tvPass }),
+          { key: "decrypto-tv-pass:" + b.dataset.tvPass });
+      });
     });
     sc.draw("sheets", g.encrypting.map((team) => sheetHtml(g, team, g.keywords && g.keywords[team], "")).join(""));
     /* the sizes follow what is drawn now, and the room the other parts leave */
