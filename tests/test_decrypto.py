@@ -446,6 +446,56 @@ def reach_keyword_tie_break(seed: int = 1) -> Decrypto:
     return g
 
 
+def test_keyword_tie_break_counts_a_word_named_in_the_wrong_slot():
+    """RULES.md "Decrypto": a keyword counts when it is named, in any slot. On main a guess counted
+    only under its own number, so naming all four in the wrong order scored nothing."""
+    g = reach_keyword_tie_break()
+    ww, bw = g.keywords["white"], g.keywords["black"]
+    w, b = g.teams["white"], g.teams["black"]
+    act(g, w[0], "kw_guess", words=[bw[1], bw[0], bw[3], bw[2]], final=True)  # all four, shuffled
+    act(g, b[0], "kw_guess", words=[ww[0], "", "", ""], final=True)
+    assert g.judge["black"]["exact"] == [True] * 4
+    act(g, b[0], "judged")
+    act(g, w[0], "judged")
+    assert g.over and g.result["correct"] == {"white": 4, "black": 1} and g.result["winner"] == "white"
+
+
+def test_a_near_match_refused_by_its_owners_goes_to_the_host_and_the_tie_break_has_a_time_limit():
+    """RULES.md "Decrypto": a near match is judged by the whole table or the host, never by the
+    owning team alone; the issue: the tie-break has a time limit. The owners do not accept white's
+    near match; white contests it; the game waits for the host, who rules it in. Another game: the
+    answers are locked as typed when KEYWORD_SECONDS run out, and a contest the host leaves open
+    counts when JUDGE_SECONDS run out."""
+    from partyhost.games.decrypto import JUDGE_SECONDS, KEYWORD_SECONDS
+    g = reach_keyword_tie_break()
+    ww, bw = g.keywords["white"], g.keywords["black"]
+    w, b = g.teams["white"], g.teams["black"]
+    act(g, w[0], "kw_guess", words=[bw[0] + "!", "x", "", ""], final=True)
+    act(g, b[0], "kw_guess", words=[ww[0], "", "", ""], final=True)
+    refused(g, "dc_no_guess", act, g, w[0], "contest", number=3)
+    act(g, w[0], "contest", number=1)  # black did not accept "<word>!": white asks the table
+    assert g.view(None)["tie"]["contested"]["white"][0] is True
+    act(g, b[0], "judged")
+    act(g, w[0], "judged")
+    assert g.phase == "judge" and not g.over  # the host has not ruled
+    g.host_apply({"type": "rule", "team": "black", "number": 1, "accept": True}, 0.0)
+    assert g.over and g.result["correct"] == {"white": 1, "black": 1} and g.result["reason"] == "shared"
+    # the time limits
+    h = reach_keyword_tie_break()
+    hw, hb = h.teams["white"], h.teams["black"]
+    assert h.next_deadline() is not None
+    act(h, hw[0], "kw_guess", words=[h.keywords["black"][0], "", "", ""], final=False)  # a draft only
+    act(h, hb[0], "kw_guess", words=[h.keywords["white"][0] + "?", "", "", ""], final=True)
+    start = h.next_deadline() - KEYWORD_SECONDS
+    h.tick(start + KEYWORD_SECONDS)
+    assert h.phase == "judge" and h.kw["white"]["words"][0] == h.keywords["black"][0]
+    act(h, hb[0], "contest", number=1, now=start + KEYWORD_SECONDS + 1)
+    h.tick(h.next_deadline())
+    assert h.next_deadline() is None and h.over
+    assert h.result["correct"] == {"white": 1, "black": 1}  # the open contest counts: owners cannot win by refusing
+    assert JUDGE_SECONDS > 0
+
+
 def test_keyword_guesses_decide_a_tied_score_with_near_matches_accepted():
     g = reach_keyword_tie_break()
     ww, bw = g.keywords["white"], g.keywords["black"]

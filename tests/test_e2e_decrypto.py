@@ -282,8 +282,16 @@ def test_eight_rounds_then_keyword_tie_break_on_the_phones(server, browser, pw, 
         shot(b, "decrypto-phone-judge.png")
         expect(tv.locator(".dc-stage-tie")).to_contain_text(guesses["white"][1])  # answers are public now
         tv.screenshot(path=str(tmp_path / "tv-judge.png"), animations="disabled")
+        # black contests its near miss "p" for white's keyword 2 (white did not accept it): the
+        # host rules on the TV (never the owning team alone, RULES.md "Decrypto")
+        b.get_by_test_id("contest-2").tap()
+        expect(tv.get_by_test_id("rule-white-2-out")).to_be_visible()
+        expect(tv.get_by_test_id("dc-tie-timer")).to_be_visible()
+        shot(tv, "decrypto-tv-contest.png")
         b.get_by_test_id("judged").tap()
         w.get_by_test_id("judged").tap()
+        expect(tv.get_by_test_id("dc-result")).to_have_count(0)  # the contest waits for the host
+        tv.get_by_test_id("rule-white-2-out").click()
         expect(tv.get_by_test_id("dc-result")).to_contain_text("白チーム")
         expect(tv.get_by_test_id("dc-result")).to_contain_text("2")
         shot(tv, "decrypto-tv-final.png")

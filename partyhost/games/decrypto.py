@@ -79,6 +79,8 @@ MAX_ROUNDS = 8  # §end
 MAX_ROUNDS_THREE = 5  # §three
 TIMER_SECONDS = 30.0  # the sand timer (§clues), when the lobby option ``timer`` is on
 REVEAL_SECONDS = 25.0  # a reveal stays on screen this long unless someone taps "next" (ours)
+KEYWORD_SECONDS = 180.0  # the tie-break's keyword guesses: then the drafts count as answers (ours)
+JUDGE_SECONDS = 120.0  # judging the near matches: then what stands counts (ours)
 
 
 class Phase(NamedTuple):
@@ -93,8 +95,10 @@ PHASES: dict[str, Phase] = {
     "guess": Phase(("draft", "lock"), "every open guess locked → reveal"),
     "reveal": Phase(("next",), "next, or the reveal deadline → guess (next team) | encrypt (next "
                                "round); after the round's last reveal, the end check → over | keywords"),
-    "keywords": Phase(("kw_guess",), "both teams locked their guesses → judge"),
-    "judge": Phase(("accept", "judged"), "both teams judged → over"),
+    "keywords": Phase(("kw_guess",), "both teams locked their guesses, or KEYWORD_SECONDS (the drafts "
+                                     "count) → judge"),
+    "judge": Phase(("accept", "contest", "judged", "rule"), "both teams judged and every contested near "
+                   "match ruled by the host, or JUDGE_SECONDS (a contest left open counts) → over"),
     "over": Phase((), "the game has a result"),
 }
 """The phases in play order (see the module docstring for the whole table)."""
@@ -193,10 +197,12 @@ class Decrypto(Game):
             "items": {"type": "integer", "minimum": 0, "maximum": KEYWORDS_PER_TEAM - 1}}},
             words=_n_of(_WORD, KEYWORDS_PER_TEAM), final=_BOOL), "_do_kw_guess"),
         "accept": Move(_schema("accept", number=_DIGIT, accept=_BOOL), "_do_accept"),
+        "contest": Move(_schema("contest", number=_DIGIT), "_do_contest"),
         "judged": Move(_schema("judged"), "_do_judged"),
     }
     HOST_MOVES: ClassVar[dict[str, Move]] = {
         "next": Move(_schema("next", round=_ROUND, team=_TEAM), "_host_next", stale=True),
+        "rule": Move(_schema("rule", team=_TEAM, number=_DIGIT, accept=_BOOL), "_host_rule"),
         "pass_encryptor": Move(_schema("pass_encryptor", round=_ROUND, team=_TEAM), "_host_pass_encryptor",
                                stale=True),
     }
@@ -339,7 +345,7 @@ class Decrypto(Game):
 
     def next_deadline(self) -> float | None:
         """When the clue timer runs out (phase encrypt) or a reveal moves on, or None."""
-        if self.phase == "encrypt":
+        if self.phase in ("encrypt", "keywords", "judge"):
             return self.deadline
         if self.phase == "reveal":
             return self.reveal_deadline
@@ -364,6 +370,16 @@ class Decrypto(Game):
             self.version += 1
         elif self.phase == "reveal" and self.reveal_deadline is not None and now >= self.reveal_deadline:
             self._advance(now)
+            self.version += 1
+        elif self.phase == "keywords" and self.deadline is not None and now >= self.deadline:
+            for team in TEAMS:  # time is up: what each team typed is its answer
+                if self.kw[team]["words"] is None:
+                    self.kw[team]["words"] = list(self.kw[team]["draft"])
+            self._event("kw_time_up")
+            self._open_judging(now)
+            self.version += 1
+        elif self.phase == "judge" and self.deadline is not None and now >= self.deadline:
+            self._finish_judging(time_up=True)
             self.version += 1
 
     def can_continue_without(self, seat: str) -> bool:
@@ -638,7 +654,7 @@ class Decrypto(Game):
 
     def _advance(self, now: float) -> None:
         if self.result and self.result.get("tie_next"):
-            self._open_keywords(self.result["why"])
+            self._open_keywords(self.result["why"], now)
             return
         i = self.encrypting.index(self.active)
         if i + 1 < len(self.encrypting):
@@ -667,10 +683,11 @@ class Decrypto(Game):
         else:
             self._finish(ending.winner, ending.reason, why=ending.why)
 
-    def _open_keywords(self, why: str) -> None:
-        """Scores tied: each team guesses the other's 4 keywords (§end)."""
+    def _open_keywords(self, why: str, now: float) -> None:
+        """Scores tied: each team guesses the other's 4 keywords (§end), within KEYWORD_SECONDS."""
         self.phase = "keywords"
         self.reveal_deadline = None
+        self.deadline = now + KEYWORD_SECONDS
         self.kw = {t: {"draft": ["", "", "", ""], "words": None, "by": None} for t in TEAMS}
         self.judge = {}
         self.result = {"why": why}
@@ -698,47 +715,121 @@ class Decrypto(Game):
             entry["words"] = list(typed)
             self._event("kw_locked", team=team)
             if all(self.kw[t]["words"] is not None for t in TEAMS):
-                self._open_judging()
+                self._open_judging(now)
 
-    def _open_judging(self) -> None:
-        """Both teams answered: team t judges the guesses about its own words (the other team's
-        answers); exact matches count already (§end; RULES.md: a near match is the table's call)."""
+    def _open_judging(self, now: float) -> None:
+        """Both teams answered: a keyword counts when the other team named it in any slot
+        (normalised equality, RULES.md "Decrypto"); near matches (the guess in a keyword's own
+        slot) are for the table: the owning team may accept one, the guessing team may contest
+        one the owners did not accept, and the host rules a contest. JUDGE_SECONDS at most."""
         self.phase = "judge"
+        self.deadline = now + JUDGE_SECONDS
         self.judge = {}
         for t in TEAMS:
-            exact = words.exact_guesses(self.kw[other(t)]["words"], self.keywords[t], self.lang)
-            self.judge[t] = {"exact": exact, "accepted": list(exact), "done": False}
+            exact = words.named_keywords(self.kw[other(t)]["words"], self.keywords[t], self.lang)
+            self.judge[t] = {"exact": exact, "accepted": list(exact), "done": False,
+                             "contested": [False] * KEYWORDS_PER_TEAM, "ruled": [None] * KEYWORDS_PER_TEAM}
         self._event("judge")
 
+    def _judge_entry(self, team: str) -> dict:
+        """``judge[team]``, with the contest fields a snapshot from before them lacks."""
+        entry = self.judge[team]
+        entry.setdefault("contested", [False] * KEYWORDS_PER_TEAM)
+        entry.setdefault("ruled", [None] * KEYWORDS_PER_TEAM)
+        return entry
+
+    def _near_match(self, team: str, i: int) -> None:
+        """Refuse judging keyword ``i`` of ``team`` as a near match: ``"dc_exact_match"`` (named
+        exactly: it counts), ``"dc_no_guess"`` (the guess in its slot is blank), ``"dc_guess_used"``
+        (that guess names another keyword exactly: one guess counts once)."""
+        entry = self._judge_entry(team)
+        if entry["exact"][i]:
+            raise RuleError("dc_exact_match")
+        guess = self.kw[other(team)]["words"][i]
+        if not normalize(guess):
+            raise RuleError("dc_no_guess")
+        if words.named_keywords([guess], self.keywords[team], self.lang) != [False] * KEYWORDS_PER_TEAM:
+            raise RuleError("dc_guess_used")
+
     def _do_accept(self, seat: str, action: dict, now: float) -> None:
-        """The team owning a keyword accepts (or not) a near match of the guess for it (§end;
-        RULES.md). Exact matches always count. Raises ``"dc_not_now"``, ``"dc_judged"``
-        (the team already confirmed), ``"dc_exact_match"`` (cannot be refused),
-        ``"dc_no_guess"`` (the guess is blank: nothing to accept)."""
+        """The team owning a keyword accepts (or takes back) a near match of the guess in its slot
+        (§end; RULES.md: the table judges, the owners alone never refuse: see :meth:`_do_contest`).
+        Raises ``"dc_not_now"``, ``"dc_judged"`` (the team already confirmed), the refusals of
+        :meth:`_near_match`, ``"dc_ruled"`` (the host has ruled on it)."""
         self._open(action)
-        entry = self.judge[self.team_of(seat)]
+        team = self.team_of(seat)
+        entry = self._judge_entry(team)
         if entry["done"]:
             raise RuleError("dc_judged")
         i = action["number"] - 1
-        if entry["exact"][i]:
-            raise RuleError("dc_exact_match")
-        if not normalize(self.kw[other(self.team_of(seat))]["words"][i]):
-            raise RuleError("dc_no_guess")
+        self._near_match(team, i)
+        if entry["ruled"][i] is not None:
+            raise RuleError("dc_ruled")
         entry["accepted"][i] = bool(action["accept"])
+        if entry["accepted"][i]:
+            entry["contested"][i] = False
+
+    def _do_contest(self, seat: str, action: dict, now: float) -> None:
+        """The guessing team contests a near match the owners did not accept: the host rules on it
+        (RULES.md "Decrypto": never the owning team alone). Raises ``"dc_not_now"``, the refusals
+        of :meth:`_near_match`, ``"dc_accepted"`` (it counts already), ``"dc_ruled"``."""
+        self._open(action)
+        owners = other(self.team_of(seat))
+        entry = self._judge_entry(owners)
+        i = action["number"] - 1
+        self._near_match(owners, i)
+        if entry["accepted"][i]:
+            raise RuleError("dc_accepted")
+        if entry["ruled"][i] is not None:
+            raise RuleError("dc_ruled")
+        entry["contested"][i] = True
+        self._event("contested", team=owners, number=i + 1)
+
+    def _host_rule(self, action: dict, now: float) -> None:
+        """The host rules on a near match of keyword ``number`` of ``team`` (accept or not); final.
+        Raises ``"dc_not_now"``, the refusals of :meth:`_near_match`; the host's phone may not rule
+        on its own team's keyword (``"overrule_own_word"``)."""
+        self._open(action)
+        team = action["team"]
+        if self.host_by is not None and self.team_of(self.host_by) == team:
+            raise RuleError("overrule_own_word")
+        entry = self._judge_entry(team)
+        i = action["number"] - 1
+        self._near_match(team, i)
+        entry["ruled"][i] = bool(action["accept"])
+        entry["accepted"][i] = bool(action["accept"])
+        entry["contested"][i] = False
+        self._event("ruled", team=team, number=i + 1, accept=bool(action["accept"]))
+        self._finish_judging()
 
     def _do_judged(self, seat: str, action: dict, now: float) -> None:
-        """The team is done judging; when both are, most correct guesses wins, else the
-        victory is shared (§end). Raises ``"dc_not_now"``, ``"dc_judged"``."""
+        """The team is done judging; when both are and no contest waits for the host, most
+        correct guesses wins, else the victory is shared (§end). Raises ``"dc_not_now"``,
+        ``"dc_judged"``."""
         self._open(action)
-        entry = self.judge[self.team_of(seat)]
+        entry = self._judge_entry(self.team_of(seat))
         if entry["done"]:
             raise RuleError("dc_judged")
         entry["done"] = True
-        if all(self.judge[t]["done"] for t in TEAMS):
-            # team t's correct guesses are the ones the other team accepted
-            correct = {t: sum(self.judge[other(t)]["accepted"]) for t in TEAMS}
-            winner, reason = scoring.keyword_result(correct)
-            self._finish(winner, reason, why=(self.result or {}).get("why", "rounds"), correct=correct)
+        self._finish_judging()
+
+    def _finish_judging(self, time_up: bool = False) -> None:
+        """End the tie-break when both teams are done and no contest is open, or at the time
+        limit: then a contest the host left open counts as guessed (the owners cannot win by
+        refusing, RULES.md)."""
+        entries = {t: self._judge_entry(t) for t in TEAMS}
+        open_contest = any(any(e["contested"]) for e in entries.values())
+        if not time_up and (open_contest or not all(e["done"] for e in entries.values())):
+            return
+        for e in entries.values():
+            for i, contested in enumerate(e["contested"]):
+                if contested:
+                    e["accepted"][i] = True
+                    e["contested"][i] = False
+        # team t's correct guesses are the ones about the other team's words that count
+        correct = {t: sum(entries[other(t)]["accepted"]) for t in TEAMS}
+        winner, reason = scoring.keyword_result(correct)
+        self._finish(winner, reason, why=(self.result or {}).get("why", "rounds"), correct=correct)
 
     def _finish(self, winner: str | None, reason: str, **extra: Any) -> None:
         self.phase = "over"

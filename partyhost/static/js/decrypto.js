@@ -363,13 +363,32 @@
 
   function judgeHtml(s, g) {
     const j = g.my_judge;
+    const ruled = j.ruled || [], contested = j.contested || [];
+    const mark = (i) => ruled[i] != null ? `<small class="ruled">${esc(t(ruled[i] ? "decrypto.ruled_in" : "decrypto.ruled_out"))}</small>`
+      : contested[i] ? `<small class="contested">${esc(t("decrypto.contested"))}</small>` : "";
+    /* a word named in any slot counts (✔ by the keyword); a near match is the guess in its slot */
     return `<div class="dc-judge" data-testid="judge">
       <p class="dc-task">${esc(t("decrypto.task.judge"))}</p>
       <ol>${g.my_keywords.map((w, i) => `<li><span class="kw">${esc(w)}</span><span class="guess">${j.guesses[i] ? esc(j.guesses[i]) : "—"}</span>
-        ${j.exact[i] ? `<b class="ok">✔</b>` : !String(j.guesses[i] || "").trim() ? `<span></span>` : `<button class="small ${j.accepted[i] ? "on" : ""}" data-accept="${i + 1}" data-value="${j.accepted[i] ? 0 : 1}" ${j.done ? "disabled" : ""}
-          data-testid="accept-${i + 1}">${esc(t(j.accepted[i] ? "decrypto.accepted" : "decrypto.accept"))}</button>`}</li>`).join("")}</ol>
+        ${j.exact[i] ? `<b class="ok">✔</b>` : !String(j.guesses[i] || "").trim() || ruled[i] != null ? `<span>${mark(i)}</span>` : `<button class="small ${j.accepted[i] ? "on" : ""}" data-accept="${i + 1}" data-value="${j.accepted[i] ? 0 : 1}" ${j.done ? "disabled" : ""}
+          data-testid="accept-${i + 1}">${esc(t(j.accepted[i] ? "decrypto.accepted" : "decrypto.accept"))}</button>${mark(i)}`}</li>`).join("")}</ol>
       ${j.done ? `<p class="dc-locked">${esc(t("decrypto.judged"))}</p>` : `<button class="primary big" data-judged="1" data-testid="judged">${esc(t("decrypto.judge_done"))}</button>`}
+      ${ourAnswersHtml(g)}
+      <p class="small">${PH.countdown(g.deadline, { label: "decrypto.timer_left", testid: "dc-tie-timer" })}</p>
     </div>`;
+  }
+
+  /* This team's own answers about the other team's words: what counts, and a near match the
+     owners did not accept can be contested (the host then rules: never the owners alone). */
+  function ourAnswersHtml(g) {
+    const tie = g.tie;
+    if (!tie || !tie.guesses || !g.team) return "";
+    const mine = g.team, got = tie.accepted[mine], exact = tie.exact[mine], cont = tie.contested[mine], ruled = tie.ruled[mine];
+    return `<div class="dc-ours" data-testid="our-answers"><p class="small">${esc(t("decrypto.our_answers"))}</p>
+      <ol>${tie.guesses[mine].map((w, i) => `<li><span class="guess">${w ? esc(w) : "—"}</span>
+        ${got[i] ? `<b class="ok">✔</b>` : ruled[i] != null ? `<small class="ruled">${esc(t("decrypto.ruled_out"))}</small>`
+          : cont[i] ? `<small class="contested">${esc(t("decrypto.contested"))}</small>`
+          : String(w || "").trim() && !exact[i] ? `<button class="small" data-contest="${i + 1}" data-testid="contest-${i + 1}">${esc(t("decrypto.contest"))}</button>` : ""}</li>`).join("")}</ol></div>`;
   }
 
   function phoneMain(main, s, g) {
@@ -390,7 +409,7 @@
         const v = g.my_kw.draft[Number(input.dataset.kw)] || "";
         if (document.activeElement !== input && !kwSave && input.value !== v) input.value = v;
       });
-      form.draw("by", esc(waitingText(s, g)));
+      form.draw("by", `${esc(waitingText(s, g))} ${PH.countdown(g.deadline, { label: "decrypto.timer_left", testid: "dc-tie-timer" })}`);
       return;
     }
     let body = "";
@@ -511,6 +530,9 @@
       PH.guard(b, () => PH.act({ type: "accept", number: Number(b.dataset.accept), accept: b.dataset.value === "1" }), { key: "decrypto-accept:" + b.dataset.accept });
     });
     PH.guard(main.querySelector("[data-judged]"), () => PH.act({ type: "judged" }), { key: "decrypto-judged" });
+    main.querySelectorAll("[data-contest]").forEach((b) => {
+      PH.guard(b, () => PH.act({ type: "contest", number: Number(b.dataset.contest) }), { key: "decrypto-contest:" + b.dataset.contest });
+    });
   }
 
   function feel(g, s) {
@@ -576,11 +598,14 @@
         <div class="dc-next-row">${s.host ? `<button class="primary" data-tv-next="1" data-testid="tv-next">${esc(t("decrypto.next"))}</button>` : ""}
         ${PH.countdown(g.reveal_deadline, { label: "decrypto.next_in", cls: "small" })}</div></div>`;
     }
+    const owner = (team) => (team === "white" ? "black" : "white");
+    const ruleBtns = (team, i) => `<span class="dc-rule"><small>${esc(t("decrypto.contested"))}</small>${s.host ? ["1", "0"].map((v) =>
+      ` <button class="small" data-rule-team="${owner(team)}" data-rule-number="${i + 1}" data-rule-accept="${v}" data-testid="rule-${owner(team)}-${i + 1}-${v === "1" ? "in" : "out"}">${esc(t(v === "1" ? "decrypto.accept" : "decrypto.reject"))}</button>`).join("") : ""}</span>`;
     const answers = g.tie && g.tie.guesses ? `<div class="dc-kws">${TEAMS.map((team) => `
       <div class="dc-kwlist team-${team}"><h4>${esc(t("decrypto.tv.answers", { team: teamName(team) }))}</h4>
-        <ol>${g.tie.guesses[team].map((w, i) => `<li>${w ? esc(w) : "—"} ${g.tie.accepted[team][i] ? `<b class="ok">✔</b>` : ""}</li>`).join("")}</ol></div>`).join("")}</div>` : "";
+        <ol>${g.tie.guesses[team].map((w, i) => `<li>${w ? esc(w) : "—"} ${g.tie.accepted[team][i] ? `<b class="ok">✔</b>` : (g.tie.contested || {})[team] && g.tie.contested[team][i] ? ruleBtns(team, i) : ""}</li>`).join("")}</ol></div>`).join("")}</div>` : "";
     return `<div class="dc-stage-tie"><h2>${esc(t("decrypto.tv.tie"))}</h2><p>${esc(t("decrypto.why." + (g.tie && g.tie.why || "rounds")))}</p>
-      <p class="big">${esc(t(g.phase === "judge" ? "decrypto.tv.judge" : "decrypto.tv.kw"))}</p>${answers}<p class="note">${esc(wait)}</p></div>`;
+      <p class="big">${esc(t(g.phase === "judge" ? "decrypto.tv.judge" : "decrypto.tv.kw"))}</p>${answers}<p class="note">${esc(wait)} ${PH.countdown(g.deadline, { label: "decrypto.timer_left", testid: "dc-tie-timer" })}</p></div>`;
   }
 
   /* Shrink a box's type until its content fits it: the TV has a fixed height, and the clue
@@ -609,6 +634,10 @@
         const cur = PH.last.game;
         return cur.phase === "reveal" ? PH.hostAct("next", { round: cur.round, team: cur.active }) : null;
       }, { key: "decrypto-tv-next" });
+      el.querySelectorAll("[data-rule-team]").forEach((b) => {
+        PH.guard(b, () => PH.hostAct("rule", { team: b.dataset.ruleTeam, number: Number(b.dataset.ruleNumber), accept: b.dataset.ruleAccept === "1" }),
+          { key: "decrypto-rule:" + b.dataset.ruleTeam + b.dataset.ruleNumber });
+      });
       el.querySelectorAll("[data-tv-pass]").forEach((b) => {
         PH.guard(b, () => PH.hostAct("pass_encryptor", { round: PH.last.game.round, team: b.dataset.tvPass }),
           { key: "decrypto-tv-pass:" + b.dataset.tvPass });
