@@ -576,13 +576,14 @@
       /* an encryptor whose phone is away: the host hands the turn to the next teammate */
       const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
       const pass = (team) => !g.submitted[team] && away.has(g.encryptors[team])
-        ? `<span class="away">${esc(t("decrypto.encryptor_away", { name: name(s, g.encryptors[team]) }))}</span>${s.host
-          ? ` <button class="small" data-tv-pass="${team}" data-testid="pass-encryptor-${team}">${esc(t("decrypto.pass_encryptor", { name: name(s, g.encryptors[team]) }))}</button>` : ""}` : "";
+        ? `<p class="dc-away team-${team}">${esc(t("decrypto.encryptor_away", { name: name(s, g.encryptors[team]) }))}${s.host
+          ? ` <button class="small" data-tv-pass="${team}" data-testid="pass-encryptor-${team}">${esc(t("decrypto.pass_encryptor", { name: name(s, g.encryptors[team]) }))}</button>` : ""}</p>` : "";
       return `<div class="dc-stage-encrypt">
         <h2>${esc(t("decrypto.tv.encrypt", { round: g.round }))}</h2>
         <ul class="dc-writers">${g.encrypting.map((team) => `<li class="team-${team} ${g.submitted[team] ? "done" : ""}">
           <span class="tname">${esc(teamName(team))}</span><span class="who">${esc(name(s, g.encryptors[team]))}</span>
-          <b>${g.submitted[team] ? "✔" : "…"}</b>${pass(team)}</li>`).join("")}</ul>
+          <b>${g.submitted[team] ? "✔" : "…"}</b></li>`).join("")}</ul>
+        ${g.encrypting.map(pass).join("")}
         ${timerHtml(g)}<p class="note">${esc(wait)}</p></div>`;
     }
     if (g.phase === "guess") {
