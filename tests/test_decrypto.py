@@ -775,3 +775,18 @@ def test_a_spectator_or_the_table_helps_with_no_guess():
     assert g.group_of(g.teams["black"][0]) == "intercept"
     assert g.group_of("s99") is None
     assert g.group_of(None) is None
+
+
+def test_a_host_phone_cannot_rule_on_its_own_teams_keyword():
+    """RULES.md "Decrypto": a near match is never judged by the owning team alone — not by its
+    member who holds the host's phone either; the TV (or a host on the other team) rules."""
+    g = reach_keyword_tie_break()
+    bw = g.keywords["black"]
+    w, b = g.teams["white"], g.teams["black"]
+    act(g, w[0], "kw_guess", words=[bw[0] + "!", "", "", ""], final=True)
+    act(g, b[0], "kw_guess", words=["", "", "", ""], final=True)
+    act(g, w[0], "contest", number=1)
+    rule = {"type": "rule", "team": "black", "number": 1, "accept": False}
+    refused(g, "overrule_own_word", g.host_apply, rule, 0.0, by=b[0])
+    g.host_apply(rule, 0.0, by=w[1])
+    assert g.judge["black"]["ruled"][0] is False and not g.judge["black"]["accepted"][0]
