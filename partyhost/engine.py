@@ -590,7 +590,8 @@ class Engine:
             if game.over:
                 raise RuleError("game_over")
             action = payload.get("action")
-            self._guarded(lambda: game.host_apply(action, self._rules_now()))
+            by = None if conn.host_screen else conn.seat  # a promoted phone acts from its seat
+            self._guarded(lambda: game.host_apply(action, self._rules_now(), by=by))
         elif op == "address":
             index = payload.get("index", 0)
             if index >= len(self.addresses):

@@ -192,7 +192,11 @@ def test_while_play_is_stopped_the_phone_does_not_say_tap_the_card(server, brows
         expect(hint).to_contain_text("投票が終わるまで")
         expect(hint).not_to_contain_text("タップして出す")
         expect(a.card(found[0])).to_be_disabled()
-        a.page.get_by_test_id("ballot-accept").tap()  # a tie: the word stands, play goes on
+        a.page.get_by_test_id("ballot-accept").tap()
+        # the word's player votes too (RULES.md "Words"): 2 accept, 1 reject, play goes on
+        vote = _view(b)["vote"]
+        owner = b if b.state["me"]["seat"] == vote["seat"] else c
+        assert owner.act(type="vote", vote=vote["id"], ballot="accept")["ok"]
         expect(a.page.get_by_test_id("vote")).to_have_count(0)
         expect(hint).to_contain_text("タップして出す")
         expect(a.card(found[0])).to_be_enabled()

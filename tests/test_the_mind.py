@@ -373,7 +373,7 @@ def test_stop_returns_to_ready_and_paused_time_is_not_counted():
     assert g.phase == "ready"
     assert g.last_event["kind"] == "stop" and g.last_event["by"] == "b"
     assert all(p["ready"] is False for p in g.view(None)["players"])
-    refused(g, "not_playing", play, g, "b", 40, 50.0)
+    refused(g, "stopped", play, g, "b", 40, 50.0)
     ready_all(g, 100.0)  # 87 s of concentrating do not count
     assert g.last_event["kind"] == "start" and g.last_event["resumed"] is True
     play(g, "b", 40, 101.0)  # t = 3 + 1
@@ -602,6 +602,23 @@ def test_leave_with_two_players_cannot_continue_and_changes_nothing():
     g3 = make(("a", "b", "c"))
     g3.leave("a", 1.0)
     refused(g3, "cannot_continue", g3.leave, "b", 2.0)
+
+
+def test_a_play_after_stop_says_play_is_stopped_for_refocusing_not_that_it_has_not_started():
+    """seeds/003_… §3: after ストップ everyone lays a hand on the table again to refocus. A card
+    tapped meanwhile is refused with that reason ("stopped", worded by the game), not "not started
+    yet" (on main both said not_playing); before the level's first start it is still not_playing."""
+    from partyhost import i18n
+    g = with_hands(make(), {"a": [10, 70], "b": [40]})
+    assert refused(g, "not_playing", play, g, "a", 10, 0.5)
+    ready_all(g, 1.0)
+    act(g, "b", "stop", 2.0)
+    refused(g, "stopped", play, g, "a", 10, 3.0)
+    refused(g, "stopped", act, g, "a", "stop", 3.0)
+    for lang in ("ja", "en"):
+        text = i18n.refusal(lang, "stopped", scope="the_mind")
+        assert text != "err.stopped" and text != i18n.refusal(lang, "not_playing", scope="the_mind"), lang
+    assert "ストップ" in i18n.refusal("ja", "stopped", scope="the_mind")
 
 
 # --- state discipline ----------------------------------------------------------------------------

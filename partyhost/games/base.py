@@ -156,6 +156,8 @@ class Game:
         self.version = 0
         self.event_n = 0
         self.last_event: dict | None = None
+        self.host_by: str | None = None
+        """The seat the host acts from during :meth:`host_apply` (None: the TV, or no host move)."""
         self._reset()
 
     def _reset(self) -> None:
@@ -191,9 +193,14 @@ class Game:
             raise
         self.version += 1
 
-    def host_apply(self, action: dict, now: float) -> None:
+    def host_apply(self, action: dict, now: float, by: str | None = None) -> None:
         """Apply one of the host's in-game moves (``HOST_MOVES``); the host may be the TV, which
-        has no seat. Same pipeline as :meth:`apply`, without the seat check."""
+        has no seat. Same pipeline as :meth:`apply`, without the seat check.
+
+        ``by`` is the seat of the phone the host acts from (None for the laptop's TV): while the
+        handler runs it is :attr:`host_by`, so a rule can refuse the host a ruling on their own
+        move (a vote on their own word, RULES.md "General": the host overrules only others)."""
+        self.host_by = by
         try:
             move = self._move(action, self.HOST_MOVES, host=True)
             if self.over:
@@ -203,6 +210,8 @@ class Game:
         except RuleError as error:
             error.scope = error.scope or self.KEY
             raise
+        finally:
+            self.host_by = None
         self.version += 1
 
     def _move(self, action: object, moves: dict[str, Move], host: bool) -> Move:

@@ -610,7 +610,7 @@ const PH = (() => {
         ${open ? countdown(v.closes, { testid: "vote-countdown" }) : ""}</p>
       ${voter ? `<div class="ballot">${ballot("accept")}${ballot("reject")}</div>` : ""}
       ${mode === "phone" && v.subject && v.subject.seat === me ? `<p class="small yours">${esc(t("vote.yours"))}</p>` : ""}
-      ${mode !== "watch" && s.host && open ? `<div class="overrule"><span>${esc(t("vote.overrule"))}</span>${overrule("accept")}${overrule("reject")}</div>` : ""}
+      ${mode !== "watch" && s.host && open && !(mode === "phone" && v.subject && v.subject.seat === me) ? `<div class="overrule"><span>${esc(t("vote.overrule"))}</span>${overrule("accept")}${overrule("reject")}</div>` : ""}
     </div>`;
   }
 
