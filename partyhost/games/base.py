@@ -369,7 +369,8 @@ class Game:
             ValueError: a field holds something JSON cannot (a non-finite number, an object).
         """
         state = {f: self.encode_field(f, getattr(self, f)) for f in self.FIELDS}
-        state["coach"] = bool(self.coach)
+        if self.coach:
+            state["coach"] = True  # absent while off: a snapshot without it reads as off
         text = json.dumps(state, allow_nan=False)
         return {"game": self.KEY, "v": self.STATE_VERSION, **json.loads(text)}
 

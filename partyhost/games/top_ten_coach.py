@@ -28,8 +28,9 @@ def strip(g: "TopTen") -> dict | None:
     if step == "order" and g.reveals and g.reveals[-1]["mistake"]:
         step = "mistake"
     params = {"captain_seat": g.captain, "next_seat": g._after(g.captain)}
+    nxt = step + ("_nine" if step in ("choose", "answer") and g.captain not in g.answerers else "")
     return {"step": step, "now": msg(P + "coach.step." + step, **params),
-            "next": msg(P + "coach.next." + step, **params)}
+            "next": msg(P + "coach.next." + nxt, **params)}
 
 
 def tip(g: "TopTen", seat: str) -> dict | None:
@@ -38,9 +39,12 @@ def tip(g: "TopTen", seat: str) -> dict | None:
         return None
     captain = seat == g.captain
     if g.phase == "choose":
-        name = "captain_choose" if captain else None
+        name = ("captain_choose" if seat in g.answerers else "captain_choose_nine") if captain else None
     elif g.phase == "answer":
-        name = "captain_listen" if captain else ("answer" if seat in g.numbers else None)
+        if seat in g.numbers and seat not in g.answers:
+            name = "captain_answer" if captain else "answer"
+        else:
+            name = "captain_listen" if captain else None
     elif g.phase == "order":
         if g.reveals and g.reveals[-1]["mistake"]:
             name = "tokens"
@@ -73,10 +77,11 @@ def guide(g: "TopTen", seat: str | None) -> dict:
             return {"now": msg(P + "guide.choose")}
         return {"now": msg(P + "guide.wait_choose", captain_seat=g.captain)}
     if g.phase == "answer":
+        if seat in g.numbers and seat not in g.answers:
+            # the number itself stays where the screen already shows it (one place to keep private)
+            return {"now": msg(P + ("guide.answer_first" if captain else "guide.answer"))}
         if captain:
             return {"now": msg(P + "guide.listen")}
-        if seat in g.numbers:
-            return {"now": msg(P + "guide.answer", number=g.numbers[seat])}
         return {"now": msg(P + "guide.wait_answers")}
     if g.phase == "order":
         if captain:
