@@ -31,7 +31,7 @@ def strip(g: "Diabolo") -> dict | None:
     if g.round != 1 or g.phase == "over":
         return None
     kind = g.last_event.get("kind") if g.last_event else None
-    params: dict = {"lang": _lang(g), "dealer_seat": g.dealer}
+    params: dict = {"language": _lang(g), "dealer_seat": g.dealer}
     if g.phase == "vote" and g.vote:
         step = "vote"
         params.update(word=g.vote["subject"].get("word", ""), word_seat=g.vote["subject"].get("seat"))
@@ -82,7 +82,7 @@ def tip(g: "Diabolo", seat: str) -> dict | None:
         name = None
     if name is None:
         return None
-    return {"id": P + "tip." + name, **msg(P + "coach.tip." + name, lang=_lang(g))}
+    return {"id": P + "tip." + name, **msg(P + "coach.tip." + name, language=_lang(g))}
 
 
 def coach_view(g: "Diabolo", seat: str | None) -> dict:
@@ -96,10 +96,10 @@ def guide(g: "Diabolo", seat: str | None) -> dict:
     if g.over:
         return {"now": msg(P + "guide.over")}
     if seat not in g.players:
-        return {"now": msg(P + "guide.watch", lang=_lang(g))}
+        return {"now": msg(P + "guide.watch", language=_lang(g))}
     if g.phase == "vote" and g.vote:
         if seat in g.vote["voters"] and seat not in g.vote["ballots"]:
-            return {"now": msg(P + "guide.vote", lang=_lang(g), word=g.vote["subject"].get("word", ""))}
+            return {"now": msg(P + "guide.vote", language=_lang(g), word=g.vote["subject"].get("word", ""))}
         return {"now": msg(P + "guide.vote_wait")}
     if g.phase == "picking" and g.picking:
         if seat in g.picking["pickers"] and seat not in g.picking["picked"]:
@@ -111,7 +111,7 @@ def guide(g: "Diabolo", seat: str | None) -> dict:
             return {"now": msg(P + "guide.deal")}
         return {"now": msg(P + "guide.wait_deal", next_seat=nxt)}
     if seat == g.dealer and not g.auto_on and g.deck:
-        return {"now": msg(P + "guide.dealer", lang=_lang(g))}
+        return {"now": msg(P + "guide.dealer", language=_lang(g))}
     if not g.deck:
-        return {"now": msg(P + "guide.deck_out", lang=_lang(g))}
-    return {"now": msg(P + "guide.claim", lang=_lang(g))}
+        return {"now": msg(P + "guide.deck_out", language=_lang(g))}
+    return {"now": msg(P + "guide.claim", language=_lang(g))}
