@@ -28,6 +28,7 @@ from partyhost import i18n
 from partyhost.lexicon import latin
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from .test_e2e_top_ten_night import LONG_EN, LONG_JA, _tv_issues
 from .test_e2e_word_basket import find_play
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
@@ -179,6 +180,7 @@ class Table:
     def nothing(self) -> None:
         """No coach anywhere: no strip on the TV, no tip or skip on any phone."""
         expect(self.tv.get_by_test_id("coach-strip")).to_be_hidden()
+        expect(self.tv.get_by_test_id("coach-skip")).to_have_count(0)
         for page in self.phones:
             page.wait_for_function("() => PH.last.game && PH.last.game.coach === null")
             expect(page.get_by_test_id("coach-tip")).to_have_count(0)
@@ -338,9 +340,12 @@ def test_top_ten_round_one_in_japanese(table):
     t.tip(captain, "captain_answer", "top_ten", "ja")
     t.tip(others[0], "answer", "top_ten", "ja")
     shot(t.phone(others[0]), "top_ten-phone-ja")
-    for seat in [captain, *others]:
-        t.act(seat, {"type": "answer", "round": 1, "text": ""})
+    for i, seat in enumerate([captain, *others]):  # the longest answers a phone may type
+        t.act(seat, {"type": "answer", "round": 1, "text": LONG_JA if i % 2 == 0 else LONG_EN})
     t.step("order", "ja")
+    # the strip takes its room from the game, which keeps everything on screen, unoverlapped
+    # (its answers step down to fewer lines while the strip is up, as the game does for long themes)
+    assert not _tv_issues(t.tv, "coach on", cut_ok=True)
     t.tip(captain, "captain_order", "top_ten", "ja")
     t.tip(others[1], "wait_order", "top_ten", "ja")
     numbers = {s: t.view(t.phone(s))["number"] for s in t.seats}

@@ -43,7 +43,8 @@
     return !!(s && s.party.phase === "game" && s.game && s.game.coach && !s.party.over);
   }
 
-  /* ----- TV: a strip between the top bar and the game, taking its room from the page ----- */
+  /* ----- TV: a strip between the top bar and the game, taking its room from the page; the
+     host's skip sits in the top bar (beside pause and end), so the strip is only words ----- */
   function drawStrip(s) {
     let el = document.getElementById("coach-strip");
     if (!el) {
@@ -54,20 +55,27 @@
       el.className = "coach-strip";
       el.dataset.testid = "coach-strip";
       el.setAttribute("aria-live", "polite");
+      el.setAttribute("aria-label", t("coach.title"));
       main.parentNode.insertBefore(el, main);
     }
-    const strip = running(s) ? s.game.coach.strip : null;
-    const skip = running(s) && s.host
+    let slot = document.getElementById("coach-hostslot");
+    const bar = document.getElementById("hostbar");
+    if (!slot && bar) {
+      slot = document.createElement("span");
+      slot.id = "coach-hostslot";
+      slot.className = "coach-hostslot";
+      bar.parentNode.insertBefore(slot, bar);
+    }
+    const skip = running(s) && s.host && !s.party.paused
       ? `<button class="coach-skip" type="button" data-coach-skip data-testid="coach-skip">${esc(t("coach.skip"))}</button>` : "";
-    if (!strip && !skip) { el.hidden = true; el.innerHTML = ""; delete el.dataset.step; return; }
+    if (slot && slot.dataset.html !== skip) { slot.dataset.html = skip; slot.innerHTML = skip; }
+    const strip = running(s) ? s.game.coach.strip : null;
+    if (!strip) { el.hidden = true; el.innerHTML = ""; el.dataset.html = ""; delete el.dataset.step; return; }
     el.hidden = false;
-    el.dataset.step = strip ? strip.step : "";
-    const html = `<span class="coach-badge">${esc(t("coach.title"))}</span>
-      ${strip ? `<p class="coach-now" data-testid="coach-now"><b>${esc(t("coach.now"))}</b>${esc(text(strip.now, s))}</p>
-      <p class="coach-next" data-testid="coach-next"><b>${esc(t("coach.next"))}</b>${esc(text(strip.next, s))}</p>` : ""}
-      ${skip}`;
+    el.dataset.step = strip.step;
+    const html = `<p class="coach-now" data-testid="coach-now"><b>${esc(t("coach.now"))}</b>${esc(text(strip.now, s))}</p>
+      <p class="coach-next" data-testid="coach-next"><b>${esc(t("coach.next"))}</b>${esc(text(strip.next, s))}</p>`;
     if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
-    el.classList.toggle("bare", !strip);
   }
 
   /* ----- phone: the tip for this seat's role, each one shown once ----- */

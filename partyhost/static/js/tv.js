@@ -68,9 +68,8 @@
         <button class="game-tile ${x.key === s.party.game_key ? "on" : ""}" ${s.host ? "" : "disabled"} data-choose="${esc(x.key)}">
           <strong>${esc(t(x.key + ".name"))}</strong></button>`).join("")}</div>
       ${g ? `<p class="blurb" data-testid="blurb">${esc(t(g.key + ".blurb"))}</p>` : ""}
-      ${PH.coach ? PH.coach.lobby(s) : ""}
       ${s.host ? `<button class="primary huge" data-host="start" data-testid="start" ${ok ? "" : "disabled"}>${esc(t("lobby.start"))}</button>` : ""}
-      <p class="note" data-testid="start-note">${esc(note)}</p>`;
+      <div class="start-row"><p class="note" data-testid="start-note">${esc(note)}</p>${PH.coach ? PH.coach.lobby(s) : ""}</div>`;
   }
 
   function renderLobby(s) {
