@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..lexicon import kana
 from .base import msg
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -19,7 +20,11 @@ P = "word_basket."
 
 
 def _field(g: "WordBasket") -> str:
-    return g.field.get("kana") or (g.field.get("row") or "")
+    """The field's letter, or a row wild's letters (any of か・き・く・け・こ)."""
+    if g.field.get("kana"):
+        return g.field["kana"]
+    row = g.field.get("row")
+    return "・".join(kana.ROWS[row]) if row else ""
 
 
 def strip(g: "WordBasket") -> dict | None:
