@@ -210,6 +210,11 @@ def table(tmp_path_factory, pw):
 def test_the_mind_level_one_in_japanese(table):
     t = table
     t.lang("ja")
+    t.tv.locator("[data-choose=the_mind]").click()
+    expect(t.tv.get_by_test_id("coach-switch")).to_have_attribute("aria-pressed", "true")  # a first game: on
+    expect(t.phones[1].locator(".coach-lobby")).to_have_attribute("data-coach", "on")
+    shot(t.tv, "lobby-tv-ja")
+    shot(t.phones[1], "lobby-phone-ja")
     t.start("the_mind")
     s1, s2, s3, s4 = t.seats
     t.step("ready", "ja")
