@@ -400,6 +400,27 @@ def test_word_basket_deal_a_word_and_a_vote(table):
     t.lang("en")
     t.step("vote", "en")
     t.tip(voter, "vote", "word_basket", "en")
+    t.lang("ja")
+    vote = t.view(t.tv)["vote"]
+    for seat in t.seats:
+        if seat not in (player, other):
+            t.act(seat, {"type": "vote", "vote": vote["id"], "ballot": "accept"})
+    t.step("play", "ja")
+    # one player runs down to a single card with made-up words (nobody challenges): リーチ matters
+    runner = min(t.seats, key=lambda s: sum(c["kind"] == "number" for c in t.view(t.phone(s))["hand"]))
+    for _ in range(8):
+        g = t.view(t.phone(runner))
+        if len(g["hand"]) == 1:
+            break
+        play = find_play(g, not_known=True)
+        assert play, "no made-up word fits the runner's hand"
+        t.act(runner, {"type": "play", "field": g["field"]["serial"], "card": play[0], "word": play[1]})
+        t.phone(runner).wait_for_function("(n) => PH.last.game.field.serial > n", arg=g["field"]["serial"])
+    assert len(t.view(t.phone(runner))["hand"]) == 1
+    t.tip(runner, "reach", "word_basket", "ja", dismiss=True)
+    t.act(runner, {"type": "reach"})
+    t.step("reach", "ja")
+    assert NAMES[t.seats.index(runner)] in t.tv.get_by_test_id("coach-now").inner_text()
 
 
 # --- Diabolo: the dealer, the first claim, the vote and picking; English fully, Japanese subset -----
