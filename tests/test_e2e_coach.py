@@ -264,6 +264,22 @@ def test_the_mind_with_the_coach_off_shows_none_of_it_and_skip_ends_it(table):
     t.step("ready", "ja")
     t.tv.get_by_test_id("coach-skip").click()
     t.nothing()
+    # the host's phone has the skip button too (a one-tap target at 360 px)
+    t.start("the_mind", coach=True)
+    host = t.phones[2]
+    t.tv.locator(f"[data-promote='{t.seats[2]}']").click()
+    skip = host.get_by_test_id("coach-skip")
+    expect(skip).to_be_visible()
+    expect(t.phones[1].get_by_test_id("coach-skip")).to_have_count(0)
+    box = skip.bounding_box()
+    assert box["height"] >= MIN_TAP and box["width"] >= MIN_TAP, box
+    skip.tap()
+    expect(t.tv.get_by_test_id("coach-strip")).to_be_hidden()
+    for page in t.phones:
+        page.wait_for_function("() => PH.last.game && PH.last.game.coach === null")
+        expect(page.get_by_test_id("coach-tip")).to_have_count(0)
+    t.tv.locator(f"[data-promote='{t.seats[2]}']").click()  # back to the TV alone
+    expect(host.locator(".tag.host")).to_have_count(0)
 
 
 # --- Decrypto: round 1 and the first interception; English fully, Japanese first steps -------------
