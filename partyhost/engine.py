@@ -71,13 +71,14 @@ ENVELOPES: dict[str, dict] = {
         "properties": {
             "id": _ID,
             "op": {"enum": ["choose", "start", "restart", "pause", "resume", "end", "kick",
-                            "promote", "address", "game"]},
+                            "promote", "address", "game", "coach"]},
             "action": {"type": "object"},
             "game": {"type": "string", "maxLength": 40},
             "options": {"type": "object"},
             "seat": {"type": "string", "maxLength": 20},
             "index": {"type": "integer", "minimum": 0},
             "serial": {"type": "integer"},
+            "on": {"type": "boolean"},
         },
         "required": ["op"],
         "additionalProperties": False,
@@ -592,6 +593,11 @@ class Engine:
             action = payload.get("action")
             by = None if conn.host_screen else conn.seat  # a promoted phone acts from its seat
             self._guarded(lambda: game.host_apply(action, self._rules_now(), by=by))
+        elif op == "coach":
+            # the first-round coach: the lobby switch, or (during a game) the host's skip
+            if "on" not in payload:
+                raise RuleError("malformed", detail="on: required")
+            party.set_coach(payload["on"])
         elif op == "address":
             index = payload.get("index", 0)
             if index >= len(self.addresses):
@@ -622,6 +628,7 @@ class Engine:
             "serial": party.game_serial,
             "players": list(party.players),
             "over": bool(party.game is not None and party.game.over),
+            "coach": party.coach_on(),
             "ended": party.ended,
         }
 

@@ -706,13 +706,14 @@ def test_view_shapes_and_privacy():
     table = g.view(None)
     assert set(table) == {
         "game", "phase", "level", "levels", "lives", "shuriken", "players", "pile", "discards",
-        "proposal", "last_event", "chart", "revealed", "version",
+        "proposal", "last_event", "chart", "revealed", "version", "guide", "coach",
     }  # fmt: skip
     assert table["game"] == "the_mind" and table["proposal"] is None and table["last_event"] is None
     assert table["players"] == [{"seat": "a", "cards": 2, "ready": False}, {"seat": "b", "cards": 2, "ready": False}]
     va, vb, vs = g.view("a"), g.view("b"), g.view("tv-guest")
-    assert va == {**table, "hand": [57, 68], "me": "a"}
-    assert vb == {**table, "hand": [79, 83], "me": "b"}
+    ready = {"now": {"key": "the_mind.guide.ready", "params": {}}}  # a player's own line
+    assert va == {**table, "hand": [57, 68], "me": "a", "guide": ready}
+    assert vb == {**table, "hand": [79, 83], "me": "b", "guide": ready}
     assert vs == {**table, "hand": [], "me": "tv-guest"}
     for text, secret in (
         (json.dumps(table), (57, 68, 79, 83)),

@@ -55,7 +55,7 @@ from typing import Any, ClassVar, NamedTuple
 from . import decrypto_scoring as scoring
 from . import decrypto_view as views
 from . import decrypto_words as words
-from . import schema
+from . import decrypto_coach, schema
 from .base import Game, Move, RuleError
 from .decrypto_scoring import TEAMS, other
 from .decrypto_words import CLUE_MAX, KEYWORD_LANGS, normalize, tidy
@@ -849,6 +849,14 @@ class Decrypto(Game):
     def sheet(self) -> dict[str, list[dict]]:
         """The public clue sheet (§guess): see :func:`.decrypto_view.sheet`."""
         return views.sheet(self.history)
+
+    def guide(self, seat: str | None) -> dict:
+        """What ``seat`` can do now (see :mod:`partyhost.games.decrypto_coach`)."""
+        return decrypto_coach.guide(self, seat)
+
+    def coach_view(self, seat: str | None) -> dict:
+        """The first-rounds coach (see :mod:`partyhost.games.decrypto_coach`)."""
+        return decrypto_coach.coach_view(self, seat)
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators). The

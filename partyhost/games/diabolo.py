@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, ClassVar
 
-from . import schema
+from . import diabolo_coach, schema
 from .base import Game, Move, RuleError, plain
 from .diabolo_words import (  # noqa: F401 - re-exported: the public face of the game's words
     HANDICAP_CARDS, LANGS, MIN_CARDS, abbreviation, POSSIBLE_SCAN, POSSIBLE_WORDS, best_assignment, card_letters,
@@ -830,6 +830,14 @@ class Diabolo(Game):
         return len(self.deck) + len(self.table) + sum(len(p) for p in self.piles.values())
 
     # --- the view ------------------------------------------------------------------------------
+
+    def guide(self, seat: str | None) -> dict:
+        """What ``seat`` can do now (see :mod:`partyhost.games.diabolo_coach`)."""
+        return diabolo_coach.guide(self, seat)
+
+    def coach_view(self, seat: str | None) -> dict:
+        """The first-round coach (see :mod:`partyhost.games.diabolo_coach`)."""
+        return diabolo_coach.coach_view(self, seat)
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know; ``None`` is the table. Everything is public except the order

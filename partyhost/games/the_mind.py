@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from . import schema
+from . import schema, the_mind_coach
 from .base import Game, Move, RuleError, plain
 
 # --- rules as data ---------------------------------------------------------------------------
@@ -511,6 +511,14 @@ class TheMind(Game):
             out["hand"] = list(self.hands.get(seat, [])) if seat in self.players else []
             out["me"] = seat
         return out
+
+    def guide(self, seat: str | None) -> dict:
+        """What ``seat`` can do now (see :mod:`partyhost.games.the_mind_coach`)."""
+        return the_mind_coach.guide(self, seat)
+
+    def coach_view(self, seat: str | None) -> dict:
+        """The first-level coach (see :mod:`partyhost.games.the_mind_coach`)."""
+        return the_mind_coach.coach_view(self, seat)
 
     # --- for the conformance suite and bots -------------------------------------------------
 

@@ -68,7 +68,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import ClassVar
 
-from . import schema, top_ten_views
+from . import schema, top_ten_coach, top_ten_views
 from .base import Game, Move, RuleError
 from .top_ten_themes import THEME_LANGS, THEMES_PER_CARD, card_themes, load_deck
 
@@ -641,6 +641,14 @@ class TopTen(Game):
         self._begin_round(self.round + 1)
 
     # --- views (what each seat may know: see top_ten_views) ------------------------------------
+
+    def guide(self, seat: str | None) -> dict:
+        """What ``seat`` can do now (see :mod:`partyhost.games.top_ten_coach`)."""
+        return top_ten_coach.guide(self, seat)
+
+    def coach_view(self, seat: str | None) -> dict:
+        """The first-round coach (see :mod:`partyhost.games.top_ten_coach`)."""
+        return top_ten_coach.coach_view(self, seat)
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators).

@@ -99,7 +99,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..lexicon import japanese, kana
-from . import schema
+from . import schema, word_basket_coach
 from . import word_basket_solver as solver
 from . import word_basket_words as words
 from .base import Game, Move, RuleError, plain
@@ -825,6 +825,14 @@ class WordBasket(Game):
         del self.events[:-EVENTS_SHOWN]
 
     # --- views and snapshots -----------------------------------------------------------------
+
+    def guide(self, seat: str | None) -> dict:
+        """What ``seat`` can do now (see :mod:`partyhost.games.word_basket_coach`)."""
+        return word_basket_coach.guide(self, seat)
+
+    def coach_view(self, seat: str | None) -> dict:
+        """The first-game coach (see :mod:`partyhost.games.word_basket_coach`)."""
+        return word_basket_coach.coach_view(self, seat)
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators).

@@ -93,6 +93,7 @@
           ${!canStart && g ? `<p class="note">${esc(t("lobby.need", { game: t(g.key + ".name"), min: g.min, max: g.max, count }))}</p>`
             : g && count > g.max ? `<p class="note">${esc(t("lobby.sitout", { count: count - g.max }))}</p>` : ""}`
           : `<p class="waiting" data-testid="waiting">${esc(t("lobby.waiting"))}</p>`}
+        ${PH.coach ? PH.coach.lobby(s) : ""}
         <div class="game-options-here"></div>
         <h2>${esc(t("lobby.players"))} (${count})</h2>
         ${rosterHtml(s, hostTools)}

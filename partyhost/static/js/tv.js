@@ -69,7 +69,7 @@
           <strong>${esc(t(x.key + ".name"))}</strong></button>`).join("")}</div>
       ${g ? `<p class="blurb" data-testid="blurb">${esc(t(g.key + ".blurb"))}</p>` : ""}
       ${s.host ? `<button class="primary huge" data-host="start" data-testid="start" ${ok ? "" : "disabled"}>${esc(t("lobby.start"))}</button>` : ""}
-      <p class="note" data-testid="start-note">${esc(note)}</p>`;
+      <div class="start-row"><p class="note" data-testid="start-note">${esc(note)}</p>${PH.coach ? PH.coach.lobby(s) : ""}</div>`;
   }
 
   function renderLobby(s) {
