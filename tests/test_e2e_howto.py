@@ -120,7 +120,7 @@ def test_the_panel_follows_the_options_and_the_player_count(server, browser, sio
         expect(variants.first).to_contain_text("30秒タイマーあり")
         expect(variants.first).to_contain_text("キーワードは英語")
         seat_players(srv, sio_peer, ["Dora"])
-        expect(variants.first).to_contain_text("4人: 白チーム2人・黒チーム2人")
+        expect(variants.first).to_contain_text("白チーム2人・黒チーム2人")
         expect(variants.first).not_to_contain_text("3人用")
         # Diabolo: the tile and the panel name the word language; victory tiles and a handicap appear
         tv.locator("[data-choose=diabolo]").click()
@@ -142,7 +142,8 @@ def test_the_panel_follows_the_options_and_the_player_count(server, browser, sio
         tv.evaluate("() => PH.setOptions({ rounds: 'players' })")
         expect(variants.first).to_contain_text("4ラウンド")
         tv.locator("[data-choose=the_mind]").click()
-        expect(variants.first).to_contain_text("4人: ライフ4・手裏剣1で始めて、全8レベル")
+        expect(variants.first).to_contain_text("4人で遊びます")
+        expect(variants.first).to_contain_text("ライフ4・手裏剣1で始めて、全8レベル")
         assert not problems, problems
     finally:
         close_all(tv)
@@ -171,6 +172,9 @@ def test_a_phone_reads_the_rules_mid_game_and_misses_nothing(server, browser, pw
 
         tv.get_by_test_id("start").click()
         expect(a.get_by_test_id("ready")).to_be_visible()
+        # the ready screen says the game's defining rule, and the shuriken is explained before use
+        expect(a.get_by_test_id("no-talking")).to_contain_text("話さない、合図もしない")
+        expect(a.get_by_test_id("shuriken-rule")).to_contain_text("全員が一番小さいカードを1枚ずつ表にして捨てます")
         # tap targets: a finger's size on a 360 px wide phone
         a.set_viewport_size({"width": 360, "height": 800})
         for testid in ("howto-button", "lang"):
@@ -200,3 +204,70 @@ def test_a_phone_reads_the_rules_mid_game_and_misses_nothing(server, browser, pw
         assert not problems, problems
     finally:
         close_all(tv, *(ph.page for ph in phones))
+
+
+def test_diabolo_names_its_language_and_explains_the_joker_where_the_table_meets_them(server, browser, pw, sio_peer):
+    """The TV names the word language during play and explains a face-up Ψ; the claim field and
+    the vote ask for a German word ("…をドイツ語の単語として認めますか?"), not just "unknown"."""
+    from partyhost.lexicon import latin
+
+    srv = server(mode="eventlet", seed=7)
+    problems: list[str] = []
+    dealer = seat_players(srv, sio_peer, ["あき"])[0]
+    tv = open_tv_at(browser, srv, problems, 1280, 720)
+    phone = Phone(browser, pw, srv.lan_url, "Ben", problems)
+    try:
+        phone.join()
+        tv.locator("[data-choose=diabolo]").click()
+        tv.get_by_test_id("start").click()
+        expect(tv.get_by_test_id("tv-lang")).to_have_text("ドイツ語の単語で")
+        expect(phone.page.get_by_test_id("word")).to_have_attribute("placeholder", "ドイツ語の単語を入力")
+        state = dealer.wait_state(lambda s: s["game"] and s["game"]["game"] == "diabolo", "the game")
+        # turn cards until a joker lies face up and three single letters make no German word
+        trio = None
+        while True:
+            g = dealer.state["game"]
+            singles = [c for c in g["table"] if not c["joker"] and len(c["face"]) == 1]
+            trio = next((singles[i:i + 3] for i in range(len(singles) - 2)
+                         if not latin.is_known("".join(c["face"] for c in singles[i:i + 3]), "de")), None)
+            if trio and any(c["joker"] == 1 for c in g["table"]):
+                break
+            assert g["deck_left"], "the deck ran out before a joker and a non-word"
+            turned = g["turned"]
+            assert dealer.act(type="turn", round=1, turned=turned)["ok"]
+            dealer.wait_state(lambda s: s["game"]["turned"] == turned + 1, "a card turned")
+        expect(tv.get_by_test_id("joker-note-1")).to_have_text("Ψはジョーカー: 好きな1文字として使えます")
+        word = "".join(c["face"] for c in trio)
+        result = dealer.act(type="claim", round=1, word=word, cards=[{"id": c["id"]} for c in trio])
+        assert result["ok"], result
+        expect(tv.get_by_test_id("vote-lang")).to_have_text(f"「{word}」をドイツ語の単語として認めますか?")
+        expect(phone.page.get_by_test_id("vote-lang")).to_have_text(f"「{word}」をドイツ語の単語として認めますか?")
+        assert state["game"]["lang"] == "de"
+        assert not problems, problems
+    finally:
+        close_all(tv, phone.page)
+
+
+def test_a_late_joiner_reads_the_rules_while_waiting(server, browser, pw, sio_peer):
+    """A phone that joins a game under way watches it, with the game's how-to below the table."""
+    srv = server(mode="eventlet", seed=8)
+    problems: list[str] = []
+    seat_players(srv, sio_peer, ["あき", "Ben"])
+    tv = open_tv_at(browser, srv, problems, 1280, 720)
+    try:
+        tv.locator("[data-choose=the_mind]").click()
+        tv.get_by_test_id("start").click()
+        tv.wait_for_function("() => PH.last.game && PH.last.game.game === 'the_mind'")
+        late = Phone(browser, pw, srv.lan_url, "ちか", problems)
+        late.page.get_by_test_id("name").fill("ちか")
+        late.page.get_by_test_id("join").tap()
+        expect(late.page.get_by_test_id("spectator")).to_be_visible()
+        inline = late.page.get_by_test_id("howto-inline")
+        expect(inline).to_contain_text("ザ・マインドの遊び方")
+        expect(inline).to_contain_text("次のゲームから参加できます")
+        expect(inline.locator("[data-block=forbidden]")).to_contain_text("話すこと、合図")
+        expect(inline.get_by_test_id("howto-variants")).to_contain_text("ライフ2・手裏剣1で始めて、全12レベル")
+        assert not problems, problems
+        close_all(late.page)
+    finally:
+        close_all(tv)

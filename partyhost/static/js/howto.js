@@ -205,7 +205,8 @@ PH.howto = (() => {
     for (const id of SECTIONS) {
       const k = `${key}.howto.${id}`;
       if (!has(k)) continue;
-      out.push({ id, html: `<section class="howto-block b-${id}" data-block="${id}"><h3>${esc(label(key, id))}</h3><p>${esc(t(k, p))}</p></section>` });
+      out.push({ id, label: label(key, id), text: t(k, p),
+        html: `<section class="howto-block b-${id}" data-block="${id}"><h3>${esc(label(key, id))}</h3><p>${esc(t(k, p))}</p></section>` });
     }
     const lines = variants(s, key);
     out.push({ id: "variants", html: `<section class="howto-block b-variants" data-block="variants" data-testid="howto-variants">
@@ -240,24 +241,49 @@ PH.howto = (() => {
     if (pages.length > 1) panel.timer = setTimeout(() => { if (el.isConnected) showPage(el, panel.page + 1); }, PAGE_MS);
   }
 
-  /* Split the blocks into pages that each fit the panel's page area: blocks keep their order; a
-     block taller than a whole page gets a page of its own with its type stepped down (never below
-     the sofa's minimum, --howto-min). */
+  /* A rules section's text in sentences (after 。 or a full stop), so a page can end mid-section. */
+  const sentences = (text) => text.split(/(?<=[。！？!?])|(?<=\.)\s+/).map((x) => x.trim()).filter(Boolean);
+  const sectionHtml = (b, part, first) => `<section class="howto-block b-${b.id}${first ? "" : " cont"}" data-block="${b.id}">${
+    `<h3>${esc(first ? b.label : t("howto.cont", { label: b.label }))}</h3>`}<p>${esc(part.join(PH.lang === "ja" ? "" : " "))}</p></section>`;
+
+  /* Split the blocks into pages that each fit the panel's page area. Blocks keep their order; a
+     rules section that does not fit in what is left of a page is cut between sentences and goes on
+     at the top of the next page (when at least one sentence fits); a block taller than a whole page
+     gets its type stepped down on that page (never below the sofa's minimum, --howto-min). */
   function paginate(area, list) {
-    area.innerHTML = `<section class="howto-page measuring">${list.map((b) => b.html).join("")}</section>`;
+    area.innerHTML = `<section class="howto-page measuring"></section>`;
+    const probe = area.firstElementChild;
     const room = area.clientHeight;
-    const els = [...area.querySelectorAll(".howto-block")];
-    const gap = parseFloat(getComputedStyle(area.firstElementChild).rowGap) || 0;
+    const gap = parseFloat(getComputedStyle(probe).rowGap) || 0;
+    const height = (html) => { probe.innerHTML = html; return probe.firstElementChild.getBoundingClientRect().height; };
     const pages = [];
     let cur = [], used = 0;
-    els.forEach((b, i) => {
-      const h = b.getBoundingClientRect().height;
-      if (cur.length && used + gap + h > room) { pages.push(cur); cur = []; used = 0; }
-      used += (cur.length ? gap : 0) + h;
-      cur.push(i);
-    });
-    if (cur.length) pages.push(cur);
-    area.innerHTML = pages.map((idx, n) => `<section class="howto-page" data-n="${n + 1}">${idx.map((i) => list[i].html).join("")}</section>`).join("");
+    const place = (html, h) => { used += (cur.length ? gap : 0) + h; cur.push(html); };
+    const flush = () => { if (cur.length) pages.push(cur); cur = []; used = 0; };
+    for (const b of list) {
+      if (!b.text) {
+        const h = height(b.html);
+        if (cur.length && used + gap + h > room) flush();
+        place(b.html, h);
+        continue;
+      }
+      let rest = sentences(b.text), first = true;
+      while (rest.length) {
+        const left = room - used - (cur.length ? gap : 0);
+        let n = rest.length;
+        while (n > 0 && height(sectionHtml(b, rest.slice(0, n), first)) > left) n -= 1;
+        if (n === 0) {
+          if (cur.length) { flush(); continue; }
+          n = 1; /* one sentence taller than a page: it takes the page, its type steps down */
+        }
+        place(sectionHtml(b, rest.slice(0, n), first), height(sectionHtml(b, rest.slice(0, n), first)));
+        rest = rest.slice(n);
+        first = false;
+        if (rest.length) flush();
+      }
+    }
+    flush();
+    area.innerHTML = pages.map((items, n) => `<section class="howto-page" data-n="${n + 1}">${items.join("")}</section>`).join("");
     area.querySelectorAll(".howto-page").forEach((pg) => {
       const min = parseFloat(getComputedStyle(pg).getPropertyValue("--howto-min")) || 0;
       let size = parseFloat(getComputedStyle(pg).fontSize);
