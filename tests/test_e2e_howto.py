@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .test_e2e_mind import PHONE_DEVICE, Phone, close_all, watch
+from .test_e2e_mind import Phone, close_all, shot, watch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -100,6 +100,8 @@ def test_each_games_lobby_and_how_to_fit_the_tv_with_nine_long_names(server, bro
                     expect(panel).to_have_attribute("data-page", str(n + 1))
                     found = tv.evaluate(_PROBLEMS)
                     assert found == [], (game, lang, size, f"page {n + 1}/{pages}", found)
+                    if size == (1280, 720) and (lang == "ja" or game == "decrypto") and n in (0, pages - 1):
+                        shot(tv, f"howto-{game}-tv{'-en' if lang == 'en' else ''}{'-example' if n else ''}.png")
         assert not problems, problems
     finally:
         close_all(tv)
@@ -175,6 +177,7 @@ def test_a_phone_reads_the_rules_mid_game_and_misses_nothing(server, browser, pw
         # the ready screen says the game's defining rule, and the shuriken is explained before use
         expect(a.get_by_test_id("no-talking")).to_contain_text("話さない、合図もしない")
         expect(a.get_by_test_id("shuriken-rule")).to_contain_text("全員が一番小さいカードを1枚ずつ表にして捨てます")
+        shot(a, "howto-the_mind-phone-ready.png")
         # tap targets: a finger's size on a 360 px wide phone
         a.set_viewport_size({"width": 360, "height": 800})
         for testid in ("howto-button", "lang"):
@@ -194,6 +197,7 @@ def test_a_phone_reads_the_rules_mid_game_and_misses_nothing(server, browser, pw
         # "what you can do now" from the view's guide (the coach computes it): shown when present
         a.evaluate("""() => { PH.last.game.guide = { now: { key: "the_mind.ready_hint", params: {} } }; PH.refresh(); }""")
         expect(sheet.get_by_test_id("howto-now")).to_contain_text("全員が準備OKを押すとスタートします")
+        shot(a, "howto-phone-sheet.png")
         a.evaluate("() => { delete PH.last.game.guide; PH.refresh(); }")
         expect(sheet.get_by_test_id("howto-now")).to_have_count(0)
         # one tap outside the sheet closes it, and the game goes on from the state it got meanwhile
@@ -237,11 +241,13 @@ def test_diabolo_names_its_language_and_explains_the_joker_where_the_table_meets
             assert dealer.act(type="turn", round=1, turned=turned)["ok"]
             dealer.wait_state(lambda s: s["game"]["turned"] == turned + 1, "a card turned")
         expect(tv.get_by_test_id("joker-note-1")).to_have_text("Ψはジョーカー: 好きな1文字として使えます")
+        shot(tv, "howto-diabolo-tv-joker.png")
         word = "".join(c["face"] for c in trio)
         result = dealer.act(type="claim", round=1, word=word, cards=[{"id": c["id"]} for c in trio])
         assert result["ok"], result
         expect(tv.get_by_test_id("vote-lang")).to_have_text(f"「{word}」をドイツ語の単語として認めますか?")
         expect(phone.page.get_by_test_id("vote-lang")).to_have_text(f"「{word}」をドイツ語の単語として認めますか?")
+        shot(phone.page, "howto-diabolo-phone-vote.png")
         assert state["game"]["lang"] == "de"
         assert not problems, problems
     finally:
@@ -267,6 +273,7 @@ def test_a_late_joiner_reads_the_rules_while_waiting(server, browser, pw, sio_pe
         expect(inline).to_contain_text("次のゲームから参加できます")
         expect(inline.locator("[data-block=forbidden]")).to_contain_text("話すこと、合図")
         expect(inline.get_by_test_id("howto-variants")).to_contain_text("ライフ2・手裏剣1で始めて、全12レベル")
+        shot(late.page, "howto-phone-spectator.png")
         assert not problems, problems
         close_all(late.page)
     finally:
