@@ -140,18 +140,18 @@ PH.howto = (() => {
   const card = (cls, inner) => `<span class="${cls}">${inner}</span>`;
   const EXAMPLES = {
     decrypto() {
-      const kws = [1, 2, 3, 4].map((i) => `<li><b>${i}</b> ${esc(t("decrypto.howto.ex.kw" + i))}</li>`).join("");
+      const kws = [1, 2, 3, 4].map((i) => `<li><b>${i}</b> ${esc(t("decrypto.howto.ex.kw." + i))}</li>`).join("");
       const code = [3, 1, 4];
       return `<div class="dc howto-ex-dc">
         <div class="ex-col"><p class="ex-label">${esc(t("decrypto.howto.ex.keywords"))}</p><ol class="ex-kws">${kws}</ol></div>
         <div class="ex-col"><p class="ex-label">${esc(t("decrypto.howto.ex.code"))}</p>
           <div class="dc-code small">${code.map((d) => `<span>${d}</span>`).join("")}</div></div>
         <div class="ex-col"><p class="ex-label">${esc(t("decrypto.howto.ex.clues"))}</p>
-          <ol class="dc-clues">${[1, 2, 3].map((i) => `<li><span class="n">${code[i - 1]}</span><span class="c">${esc(t("decrypto.howto.ex.clue" + i))}</span></li>`).join("")}</ol></div>
+          <ol class="dc-clues">${[1, 2, 3].map((i) => `<li><span class="n">${code[i - 1]}</span><span class="c">${esc(t("decrypto.howto.ex.clue." + i))}</span></li>`).join("")}</ol></div>
       </div>`;
     },
     top_ten() {
-      const tiles = [[2, 1], [6, 2], [9, 3]].map(([n, i]) => `<li class="tile" style="--c:${PH.colorOf(null, "s" + i)}"><b>${n}</b><span>${esc(t("top_ten.howto.ex.a" + i))}</span></li>`).join("");
+      const tiles = [[2, 1], [6, 2], [9, 3]].map(([n, i]) => `<li class="tile" style="--c:${PH.colorOf(null, "s" + i)}"><b>${n}</b><span>${esc(t("top_ten.howto.ex.a." + i))}</span></li>`).join("");
       const game = PH.games.top_ten;
       const tokens = game && game.tokensHtml ? game.tokensHtml(3, 1, -1) : "";
       return `<div class="tt howto-ex-tt">
