@@ -159,7 +159,7 @@
           ${handHtml}
           <button class="primary huge ${me.ready ? "done" : ""}" data-testid="ready" data-ready="${me.ready ? 0 : 1}">${esc(t(me.ready ? "the_mind.ready_done" : "the_mind.ready"))}</button>
           <p class="note">${esc(t("the_mind.ready_hint"))}<br>${esc(waitingFor(g, s))}</p>
-          <p class="mind-rule" data-testid="no-talking">🤫 ${esc(t("the_mind.rule.silence"))}</p>`;
+          <p class="mind-rule" data-testid="no-talking">${esc(t("the_mind.rule.silence"))}</p>`;
       } else {
         const wait = lockLeft();
         if (wait > 0) setTimeout(PH.refresh, wait + 20);
