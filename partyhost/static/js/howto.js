@@ -222,10 +222,13 @@ PH.howto = (() => {
 
   /* ---------------- the TV lobby's panel: pages that fit, turning by themselves ---------------- */
 
-  const PAGE_MS = 16000;
+  /* How long a page stays: time to read it from the sofa (Japanese ~8 characters a second, English
+     ~18), between 10 and 30 s; a page the host jumped to stays a minute. */
+  const pageMs = (pg) => Math.min(30000, Math.max(10000, 4000 + (PH.lang === "ja" ? 125 : 55) * pg.textContent.replace(/\s+/g, "").length));
+  const HOLD_MS = 60000;
   const panel = { sig: "", page: 0, pages: 0, timer: null, variants: "", game: "" };
 
-  function showPage(el, n) {
+  function showPage(el, n, hold) {
     const pages = el.querySelectorAll(".howto-page");
     if (!pages.length) return;
     panel.page = ((n % pages.length) + pages.length) % pages.length;
@@ -238,7 +241,7 @@ PH.howto = (() => {
     const box = el.querySelector(".howto");
     if (box) box.dataset.page = String(panel.page + 1);
     clearTimeout(panel.timer);
-    if (pages.length > 1) panel.timer = setTimeout(() => { if (el.isConnected) showPage(el, panel.page + 1); }, PAGE_MS);
+    if (pages.length > 1) panel.timer = setTimeout(() => { if (el.isConnected) showPage(el, panel.page + 1); }, hold ? HOLD_MS : pageMs(pages[panel.page]));
   }
 
   /* A rules section's text in sentences (after 。 or a full stop), so a page can end mid-section. */
@@ -318,7 +321,7 @@ PH.howto = (() => {
     const dots = el.querySelector(".howto-dots");
     dots.innerHTML = n > 1 ? Array.from({ length: n }, (_, i) => `<button type="button" class="howto-dot" data-howto-page="${i}"
       aria-label="${esc(t("howto.page", { n: i + 1, total: n }))}">○</button>`).join("") : "";
-    dots.querySelectorAll("[data-howto-page]").forEach((b) => { b.onclick = () => showPage(el, Number(b.dataset.howtoPage)); });
+    dots.querySelectorAll("[data-howto-page]").forEach((b) => { b.onclick = () => showPage(el, Number(b.dataset.howtoPage), true); });
     /* an option changed: turn to the page that shows the rules in use, so the host sees it */
     let page = sameGame ? Math.min(panel.page, n - 1) : 0;
     if (optionsChanged) {
@@ -428,6 +431,6 @@ PH.howto = (() => {
 
   return { lobby, tileNote, spectator, blocks, variants, open, close, get isOpen() { return sheetOpen; }, showPage: (n) => {
     const el = document.querySelector(".howto-slot");
-    if (el) showPage(el, n);
+    if (el) showPage(el, n, true);
   } };
 })();
