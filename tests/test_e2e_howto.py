@@ -178,6 +178,7 @@ def test_a_phone_reads_the_rules_mid_game_and_misses_nothing(server, browser, pw
         expect(a.get_by_test_id("no-talking")).to_contain_text("話さない、合図もしない")
         expect(a.get_by_test_id("shuriken-rule")).to_contain_text("全員が一番小さいカードを1枚ずつ表にして捨てます")
         shot(a, "howto-the_mind-phone-ready.png")
+        expect(tv.get_by_test_id("tv-no-talking")).to_contain_text("話さない、合図もしない")
         # tap targets: a finger's size on a 360 px wide phone
         a.set_viewport_size({"width": 360, "height": 800})
         for testid in ("howto-button", "lang"):

@@ -239,7 +239,7 @@
       ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t(g.phase === "won" ? "the_mind.won" : "the_mind.lost"))}${why ? `<small>${esc(why)}</small>` : ""}</div>`
       : g.proposal ? proposalBox(g, s, false)
       : ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : "<div></div>";
-    const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("the_mind.ready_hint"))}</p>` : ""}
+    const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("the_mind.ready_hint"))} <b class="tv-silence" data-testid="tv-no-talking">${esc(t("the_mind.rule.silence"))}</b></p>` : ""}
       ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("the_mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
     /* exactly five rows: status, banner, centre (pile or chart), players, footer */
     PH.patch(root, `<div class="mind tv phase-${g.phase}">
