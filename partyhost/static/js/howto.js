@@ -429,7 +429,15 @@ PH.howto = (() => {
       <p class="small">${esc(t("howto.spectating"))}</p>${blocks(s, key).map((b) => b.html).join("")}</div>`);
   }
 
-  return { lobby, tileNote, spectator, blocks, variants, open, close, get isOpen() { return sheetOpen; }, showPage: (n) => {
+  /** A game's own how-to pieces, from its script (loaded after this file):
+   *  ``register(key, {variants(s, options, players) → [lines], example(s) → html})``. A sixth game
+   *  registers here instead of editing the tables above. */
+  function register(key, parts) {
+    if (parts && parts.variants) VARIANTS[key] = parts.variants;
+    if (parts && parts.example) EXAMPLES[key] = parts.example;
+  }
+
+  return { lobby, tileNote, spectator, blocks, variants, register, open, close, get isOpen() { return sheetOpen; }, showPage: (n) => {
     const el = document.querySelector(".howto-slot");
     if (el) showPage(el, n, true);
   } };
