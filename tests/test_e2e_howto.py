@@ -271,7 +271,7 @@ def test_a_late_joiner_reads_the_rules_while_waiting(server, browser, pw, sio_pe
         expect(late.page.get_by_test_id("spectator")).to_be_visible()
         inline = late.page.get_by_test_id("howto-inline")
         expect(inline).to_contain_text("ザ・マインドの遊び方")
-        expect(inline).to_contain_text("次のゲームから参加できます")
+        expect(inline).to_contain_text("待っている間に、遊び方をどうぞ")
         expect(inline.locator("[data-block=forbidden]")).to_contain_text("話すこと、合図")
         expect(inline.get_by_test_id("howto-variants")).to_contain_text("ライフ2・手裏剣1で始めて、全12レベル")
         shot(late.page, "howto-phone-spectator.png")
