@@ -256,7 +256,8 @@ PH.howto = (() => {
   function paginate(area, list) {
     area.innerHTML = `<section class="howto-page measuring"></section>`;
     const probe = area.firstElementChild;
-    const room = area.clientHeight;
+    const pad = getComputedStyle(area);
+    const room = area.clientHeight - parseFloat(pad.paddingTop) - parseFloat(pad.paddingBottom) - 1;
     const gap = parseFloat(getComputedStyle(probe).rowGap) || 0;
     const height = (html) => { probe.innerHTML = html; return probe.firstElementChild.getBoundingClientRect().height; };
     const pages = [];
@@ -290,7 +291,7 @@ PH.howto = (() => {
     area.querySelectorAll(".howto-page").forEach((pg) => {
       const min = parseFloat(getComputedStyle(pg).getPropertyValue("--howto-min")) || 0;
       let size = parseFloat(getComputedStyle(pg).fontSize);
-      for (let i = 0; i < 12 && pg.scrollHeight > area.clientHeight + 1 && size * 0.96 >= min; i++) {
+      for (let i = 0; i < 12 && pg.scrollHeight > room + 1 && size * 0.96 >= min; i++) {
         size *= 0.96;
         pg.style.fontSize = size + "px";
       }
@@ -304,6 +305,12 @@ PH.howto = (() => {
     const key = s.party.game_key;
     const info = gameInfo(s, key);
     if (!info || !has(key + ".howto.goal")) { el.innerHTML = ""; panel.sig = ""; return; }
+    /* the slot's size settles after the page's other parts (the QR code, the side column): lay
+       the pages out again whenever it changes */
+    if (!el.dataset.observed && window.ResizeObserver) {
+      el.dataset.observed = "1";
+      new ResizeObserver(() => { if (el.isConnected && PH.last && PH.last.party.phase !== "game") lobby(el, PH.last); }).observe(el);
+    }
     const list = blocks(s, key);
     const vhtml = (list.find((b) => b.id === "variants") || {}).html || "";
     const sig = [PH.lang, key, el.clientWidth, el.clientHeight, list.map((b) => b.html).join("")].join("|");
@@ -316,11 +323,18 @@ PH.howto = (() => {
         <nav class="howto-dots" aria-label="${esc(t("howto.next_page"))}"></nav></header>
       <div class="howto-area"></div></div>`;
     const area = el.querySelector(".howto-area");
-    const n = paginate(area, list);
-    panel.pages = n;
     const dots = el.querySelector(".howto-dots");
-    dots.innerHTML = n > 1 ? Array.from({ length: n }, (_, i) => `<button type="button" class="howto-dot" data-howto-page="${i}"
-      aria-label="${esc(t("howto.page", { n: i + 1, total: n }))}">○</button>`).join("") : "";
+    const drawDots = (count) => {
+      dots.innerHTML = count > 1 ? Array.from({ length: count }, (_, i) => `<button type="button" class="howto-dot" data-howto-page="${i}"
+        aria-label="${esc(t("howto.page", { n: i + 1, total: count }))}">○</button>`).join("") : "";
+    };
+    /* the dots take their room in the header first, so the pages are cut for the room left */
+    drawDots(list.length);
+    const cutFor = area.clientHeight;
+    let n = paginate(area, list);
+    drawDots(n);
+    if (area.clientHeight !== cutFor) { n = paginate(area, list); drawDots(n); }
+    panel.pages = n;
     dots.querySelectorAll("[data-howto-page]").forEach((b) => { b.onclick = () => showPage(el, Number(b.dataset.howtoPage), true); });
     /* an option changed: turn to the page that shows the rules in use, so the host sees it */
     let page = sameGame ? Math.min(panel.page, n - 1) : 0;
@@ -330,7 +344,6 @@ PH.howto = (() => {
     }
     showPage(el, page);
   }
-  window.addEventListener("resize", () => { panel.sig = ""; PH.refresh(); });
 
   /** What the chosen game's lobby tile adds under its name (Diabolo: its word language). */
   function tileNote(s, key) {
