@@ -628,7 +628,7 @@
     sound(g, s);
     const sc = PH.mount(root, "decrypto-tv", `<div class="dc tv"><div class="dc-head" data-part="head"></div><div class="dc-stage" data-part="stage"></div><div class="dc-sheets" data-part="sheets"></div></div>`);
     sc.el.className = `dc tv phase-${g.phase} variant-${g.variant}`;
-    sc.draw("head", statusHtml(s, g, null));
+    sc.draw("head", statusHtml(s, g, null) + (g.phase === "over" ? "" : `<p class="dc-rule" data-testid="dc-rule">${esc(t(g.variant === "three" ? "decrypto.howto.v.rule_three" : "decrypto.howto.v.rule"))}</p>`));
     sc.draw("stage", tvStage(s, g), (el) => {
       const next = el.querySelector("[data-tv-next]");
       PH.guard(next, () => {

@@ -124,7 +124,7 @@
 
   function renderGame(s) {
     const game = PH.games[s.game.game];
-    if (screen !== "game") setScreen("game", `<div class="host-slot"></div><div class="banner-slot"></div><div id="game-root"></div><div class="pause-slot"></div>`);
+    if (screen !== "game") setScreen("game", `<div class="host-slot"></div><div class="banner-slot"></div><div id="game-root"></div><div class="howto-here"></div><div class="pause-slot"></div>`);
     const spectating = !s.me.playing;
     app.querySelector(".banner-slot").innerHTML = spectating
       ? `<p class="spectator" data-testid="spectator">${esc(t("spectator.banner"))}</p>` : "";
@@ -135,6 +135,7 @@
     if (open && hostSlot.querySelector("details")) hostSlot.querySelector("details").open = true;
     PH.wireHost(app, s);
     if (game) game.phone(app.querySelector("#game-root"), s);
+    if (PH.howto) PH.howto.spectator(app.querySelector(".howto-here"), spectating ? s : null);
   }
 
   function render() {
