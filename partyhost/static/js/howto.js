@@ -354,10 +354,10 @@ PH.howto = (() => {
   /* ---------------- phones: the 遊び方 button, the sheet, the spectator's copy ---------------- */
 
   function nowHtml(s) {
-    const guide = s.game && s.game.guide;
-    const now = guide && guide.now;
-    if (!now || !now.key) return "";
-    return `<section class="howto-block b-now" data-testid="howto-now"><h3>${esc(t("howto.now"))}</h3><p>${esc(t(now.key, now.params || {}))}</p></section>`;
+    /* the game's guide line, its params resolved as the coach resolves them (a seat → its name) */
+    const line = PH.coach ? PH.coach.guide(s) : "";
+    if (!line) return "";
+    return `<section class="howto-block b-now" data-testid="howto-now"><h3>${esc(t("howto.now"))}</h3><p>${esc(line)}</p></section>`;
   }
   const gameKey = (s) => (s.party.phase === "game" && s.game ? s.game.game : s.party.game_key);
 
