@@ -721,21 +721,38 @@ class Engine:
         now = self.game_now()
         if self.store is not None:
             self._save(now)
+        # A view depends on the socket's role, its seat and its host powers only (view_for), so
+        # each distinct view is built and encoded once per flush, however many screens show it.
+        # The encoding is both the "did it change" key and the text that goes out (issue 18).
+        encoded: dict[tuple, tuple[dict, str] | None] = {}
+        outgoing: dict[str, tuple[dict, list[str]]] = {}
         unsendable: list[str] = []
         for conn in list(self.connections.values()):
-            view = self.view_for(conn)
-            try:
-                key = wire.dumps(view, sort_keys=True, ensure_ascii=False)
-            except ValueError:
-                # a non-finite number in a view: a bug in a game. That socket keeps its last
-                # good state; the others still get theirs, then the bug is raised loudly.
+            kind = (conn.role, conn.seat, self.is_host(conn))
+            if kind not in encoded:
+                view = self.view_for(conn)
+                try:
+                    encoded[kind] = (view, wire.dumps(view, sort_keys=True, ensure_ascii=False,
+                                                      separators=(",", ":")))
+                except ValueError:
+                    # a non-finite number in a view: a bug in a game. That socket keeps its last
+                    # good state; the others still get theirs, then the bug is raised loudly.
+                    encoded[kind] = None
+            entry = encoded[kind]
+            if entry is None:
                 unsendable.append(conn.sid)
                 continue
-            if self._sent.get(conn.sid) == key:
+            view, text = entry
+            if self._sent.get(conn.sid) == text:
                 continue
-            self._sent[conn.sid] = key
+            self._sent[conn.sid] = text
+            outgoing.setdefault(text, (view, []))[1].append(conn.sid)
+        now_json = '{"now":' + wire.dumps(now) + ","
+        for text, (view, sids) in outgoing.items():
             view["now"] = now
-            self._send("state", view, conn.sid)
+            state = wire.EncodedView(view, now_json + text[1:])  # a view is never {}
+            for sid in sids:
+                self._send("state", state, sid)
         if unsendable:
             raise ValueError(f"a view holds a non-finite number (sockets {unsendable}); not sent")
 

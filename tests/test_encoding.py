@@ -1,0 +1,93 @@
+"""Issue 18: each distinct view is written as JSON once per flush, and that text is what goes out.
+
+The engine encodes a view once for every screen that shows it; python-socketio sends the text as
+it is (``wire.ViewPacket``), with no second ``json.dumps`` of the view and no walk for binary
+attachments. What a browser receives is unchanged: the same content, strict JSON, ``now`` included.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from socketio import packet as sio_packet
+
+from partyhost import wire
+
+from .helpers import Rig
+
+
+def views_written(monkeypatch) -> list[dict]:
+    """Record every view (a dict with a ``party`` key) that any JSON encoder writes."""
+    written: list[dict] = []
+    real = json.dumps
+
+    def spy(obj, *args, **kwargs):
+        if isinstance(obj, dict) and "party" in obj:
+            written.append(obj)
+        elif isinstance(obj, list) and any(isinstance(o, dict) and "party" in o for o in obj):
+            written.append(obj[-1])
+        return real(obj, *args, **kwargs)
+
+    monkeypatch.setattr(json, "dumps", spy)
+    return written
+
+
+def test_one_view_on_many_screens_is_encoded_once_and_sent_as_written(monkeypatch):
+    rig = Rig(seed=4)
+    tvs = [rig.tv() for _ in range(6)]
+    a, b = rig.phone("a"), rig.phone("b")
+    assert tvs[0].send("host", {"op": "start"})["ok"]
+    for c in (*tvs, a, b):
+        c.pump()
+    written = views_written(monkeypatch)
+    assert a.act({"type": "ready", "level": 1, "ready": True})["ok"]
+    # Distinct views: the host TV (loopback), the five other TVs share that same view, and the
+    # two phones: 3 encodings, not 2 per socket (8 sockets: 16 before issue 18).
+    assert len(written) == 3, [sorted(v) for v in written]
+    tv_states = [tv.state for tv in tvs]
+    assert all(s == tv_states[0] for s in tv_states)
+    assert a.state["me"]["name"] == "a" and b.state["me"]["name"] == "b"
+    assert math.isfinite(a.state["now"]) and a.state["now"] == tvs[0].state["now"]
+
+
+def test_an_unchanged_view_is_not_sent_again_and_a_reconnect_gets_everything():
+    rig = Rig(seed=4)
+    tv = rig.tv()
+    a = rig.phone("a")
+    sent = len(a.received("state"))
+    rig.engine._dirty = True  # nothing changed: no new state goes out
+    rig.drain()
+    assert len(a.received("state")) == sent
+    again = rig.phone(token=a.token)
+    assert again.state["me"]["name"] == "a" and again.state["party"]["roster"]
+    assert tv.state["party"]["roster"][0]["name"] == "a"
+
+
+def test_view_packet_writes_the_ready_text_and_never_scans_for_binary(monkeypatch):
+    view = wire.EncodedView({"party": {"room": "ABCD"}, "now": 1.5},
+                            '{"now":1.5,"party":{"room":"ABCD"}}')
+    monkeypatch.setattr(sio_packet.Packet, "data_is_binary",
+                        classmethod(lambda cls, data: pytest.fail("binary scan")))
+    pkt = wire.ViewPacket(sio_packet.EVENT, data=["state", view], namespace="/")
+    encoded = pkt.encode()
+    assert encoded == '2["state",{"now":1.5,"party":{"room":"ABCD"}}]'
+    monkeypatch.undo()
+    decoded = sio_packet.Packet(encoded_packet=encoded)
+    assert decoded.data == ["state", {"now": 1.5, "party": {"room": "ABCD"}}]
+
+
+def test_view_packet_keeps_strict_json_for_every_other_packet():
+    wire.ViewPacket.json = wire.StrictJSON  # what SocketIO(json=...) sets on the class
+    assert wire.ViewPacket(sio_packet.EVENT, data=["result", {"id": 1, "ok": True}]).encode() \
+        == '2["result",{"id":1,"ok":true}]'
+    with pytest.raises(ValueError):
+        wire.ViewPacket(sio_packet.EVENT, data=["result", {"x": math.nan}]).encode()
+
+
+def test_non_ascii_text_goes_out_as_utf8_and_reads_back_equal():
+    rig = Rig(seed=4)
+    rig.tv()
+    a = rig.phone("空手\u3042")
+    assert a.state["me"]["name"] == "空手\u3042"
