@@ -141,6 +141,37 @@ def reply_id(payload: Any) -> str | int | None:
     return None
 
 
+def _compact(value: Any) -> str:
+    return wire.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
+    """``view`` as compact strict JSON with sorted keys, exactly as
+    ``wire.dumps(view, sort_keys=True, ensure_ascii=False, separators=(",", ":"))`` writes it,
+    but each top-level dict or list is written once per ``memo``: views that share the same
+    object (the party view, a seat's game view, see :meth:`Engine.view_for`) reuse its text.
+
+    Args:
+        view: a view (a dict with string keys).
+        memo: ``id(part) -> (part, text)`` kept for one flush (the part is held so its id
+            cannot be reused meanwhile).
+    Raises:
+        ValueError: a non-finite number anywhere in the view.
+    """
+    parts = []
+    for key in sorted(view):
+        value = view[key]
+        if isinstance(value, (dict, list)):
+            done = memo.get(id(value))
+            if done is None:
+                done = memo[id(value)] = (value, _compact(value))
+            text = done[1]
+        else:
+            text = _compact(value)
+        parts.append(f"{_compact(key)}:{text}")
+    return "{" + ",".join(parts) + "}"
+
+
 class Engine:
     """The party's one engine loop.
 
@@ -632,13 +663,24 @@ class Engine:
             "ended": party.ended,
         }
 
-    def view_for(self, conn: Connection) -> dict:
+    def view_for(self, conn: Connection, shared: dict | None = None) -> dict:
         """Everything one socket may see: the party, its own seat, and the game view of that
-        seat (the table view for TV pages, spectators and phones not yet seated)."""
+        seat (the table view for TV pages, spectators and phones not yet seated).
+
+        Args:
+            conn: the socket.
+            shared: a dict kept for one flush: the parts every socket sees alike (the party
+                view, each seat's game view, the join box) are built once and the *same
+                objects* are put in every view, so :func:`encode_view` writes each once.
+        """
+        if shared is None:
+            shared = {}
         party = self.party
         game = party.game
         seat_id = conn.seat
-        view: dict[str, Any] = {"party": self.party_view(), "host": self.is_host(conn)}
+        if "party" not in shared:
+            shared["party"] = self.party_view()
+        view: dict[str, Any] = {"party": shared["party"], "host": self.is_host(conn)}
         if conn.role == "phone":
             seat = party.seats.get(seat_id) if seat_id else None
             view["me"] = None if seat is None else {
@@ -646,21 +688,26 @@ class Engine:
                 "playing": seat.id in party.players,
             }
         if game is not None:
-            view["game"] = game.view(seat_id if seat_id in party.players else None)
+            game_seat = seat_id if seat_id in party.players else None
+            if ("game", game_seat) not in shared:
+                shared["game", game_seat] = game.view(game_seat)
+            view["game"] = shared["game", game_seat]
         else:
             view["game"] = None
-        if conn.role == "tv" or self.is_host(conn):
-            url = self.join_url()
-            view["join"] = {
-                "url": url,
-                "addresses": [
-                    {"address": c.address, "interface": c.interface, "virtual": c.virtual,
-                     "default_route": c.default_route}
-                    for c in self.addresses
-                ],
-                "index": party.address_index,
-            }
-            view["alerts"] = self.alerts()
+        if conn.role == "tv" or view["host"]:
+            if "join" not in shared:
+                shared["join"] = {
+                    "url": self.join_url(),
+                    "addresses": [
+                        {"address": c.address, "interface": c.interface, "virtual": c.virtual,
+                         "default_route": c.default_route}
+                        for c in self.addresses
+                    ],
+                    "index": party.address_index,
+                }
+                shared["alerts"] = self.alerts()
+            view["join"] = shared["join"]
+            view["alerts"] = shared["alerts"]
         return view
 
     def alert(self, code: str, **params: Any) -> None:
@@ -725,15 +772,16 @@ class Engine:
         # each distinct view is built and encoded once per flush, however many screens show it.
         # The encoding is both the "did it change" key and the text that goes out (issue 18).
         encoded: dict[tuple, tuple[dict, str] | None] = {}
+        shared: dict = {}
+        memo: dict[int, tuple[Any, str]] = {}
         outgoing: dict[str, tuple[dict, list[str]]] = {}
         unsendable: list[str] = []
         for conn in list(self.connections.values()):
             kind = (conn.role, conn.seat, self.is_host(conn))
             if kind not in encoded:
-                view = self.view_for(conn)
+                view = self.view_for(conn, shared)
                 try:
-                    encoded[kind] = (view, wire.dumps(view, sort_keys=True, ensure_ascii=False,
-                                                      separators=(",", ":")))
+                    encoded[kind] = (view, encode_view(view, memo))
                 except ValueError:
                     # a non-finite number in a view: a bug in a game. That socket keeps its last
                     # good state; the others still get theirs, then the bug is raised loudly.

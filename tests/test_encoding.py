@@ -14,24 +14,22 @@ import pytest
 from socketio import packet as sio_packet
 
 from partyhost import wire
+from partyhost.engine import encode_view
 
 from .helpers import Rig
 
 
-def views_written(monkeypatch) -> list[dict]:
-    """Record every view (a dict with a ``party`` key) that any JSON encoder writes."""
-    written: list[dict] = []
+def written(monkeypatch) -> list:
+    """Record every object any JSON encoder writes."""
+    seen: list = []
     real = json.dumps
 
     def spy(obj, *args, **kwargs):
-        if isinstance(obj, dict) and "party" in obj:
-            written.append(obj)
-        elif isinstance(obj, list) and any(isinstance(o, dict) and "party" in o for o in obj):
-            written.append(obj[-1])
+        seen.append(obj)
         return real(obj, *args, **kwargs)
 
     monkeypatch.setattr(json, "dumps", spy)
-    return written
+    return seen
 
 
 def test_one_view_on_many_screens_is_encoded_once_and_sent_as_written(monkeypatch):
@@ -41,15 +39,43 @@ def test_one_view_on_many_screens_is_encoded_once_and_sent_as_written(monkeypatc
     assert tvs[0].send("host", {"op": "start"})["ok"]
     for c in (*tvs, a, b):
         c.pump()
-    written = views_written(monkeypatch)
+    seen = written(monkeypatch)
     assert a.act({"type": "ready", "level": 1, "ready": True})["ok"]
-    # Distinct views: the host TV (loopback), the five other TVs share that same view, and the
-    # two phones: 3 encodings, not 2 per socket (8 sockets: 16 before issue 18).
-    assert len(written) == 3, [sorted(v) for v in written]
+    # Before issue 18 each of the 8 sockets' whole view was written twice (the engine's change
+    # check, then python-socketio). Now no whole view is written by a JSON encoder twice, the
+    # party view (with the roster) is written once for all 8, and the game view once per seat
+    # that sees it differently (the table, a, b).
+    views = [o for o in seen if isinstance(o, dict) and "party" in o]
+    views += [o[-1] for o in seen if isinstance(o, list) and o and isinstance(o[-1], dict)
+              and "party" in o[-1]]
+    assert views == []
+    assert len([o for o in seen if isinstance(o, dict) and "roster" in o]) == 1
+    assert len([o for o in seen if isinstance(o, dict) and o.get("game") == "the_mind"
+                and "phase" in o]) == 3
     tv_states = [tv.state for tv in tvs]
     assert all(s == tv_states[0] for s in tv_states)
     assert a.state["me"]["name"] == "a" and b.state["me"]["name"] == "b"
+    assert a.state["game"]["hand"] != b.state["game"]["hand"]
+    assert "hand" not in tvs[0].state["game"] or not tvs[0].state["game"]["hand"]
     assert math.isfinite(a.state["now"]) and a.state["now"] == tvs[0].state["now"]
+
+
+@pytest.mark.parametrize("view", [
+    {"party": {"b": 1, "a": [1, 2.5, None, True]}, "host": False, "me": None, "game": None},
+    {"zeta": "空手\u3042\n\"", "alpha": {"nested": {"y": 1, "x": "\u00e9"}}, "mid": [{"k": 0.1}]},
+])
+def test_encode_view_writes_exactly_what_one_dumps_writes(view):
+    memo: dict = {}
+    expected = wire.dumps(view, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    assert encode_view(view, memo) == expected
+    assert encode_view(dict(view), memo) == expected  # from the memo: the same text
+
+
+def test_encode_view_refuses_a_non_finite_number():
+    with pytest.raises(ValueError):
+        encode_view({"game": {"x": math.inf}, "party": {}}, {})
+    with pytest.raises(ValueError):
+        encode_view({"now": math.nan}, {})
 
 
 def test_an_unchanged_view_is_not_sent_again_and_a_reconnect_gets_everything():
