@@ -141,13 +141,8 @@ def reply_id(payload: Any) -> str | int | None:
     return None
 
 
-def _compact(value: Any) -> str:
-    return wire.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
 def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
-    """``view`` as compact strict JSON with sorted keys, exactly as
-    ``wire.dumps(view, sort_keys=True, ensure_ascii=False, separators=(",", ":"))`` writes it,
+    """``view`` as compact strict JSON with sorted keys, exactly as :func:`wire.compact` writes it,
     but each top-level dict or list is written once per ``memo``: views that share the same
     object (the party view, a seat's game view, see :meth:`Engine.view_for`) reuse its text.
 
@@ -164,11 +159,11 @@ def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
         if isinstance(value, (dict, list)):
             done = memo.get(id(value))
             if done is None:
-                done = memo[id(value)] = (value, _compact(value))
+                done = memo[id(value)] = (value, wire.compact(value))
             text = done[1]
         else:
-            text = _compact(value)
-        parts.append(f"{_compact(key)}:{text}")
+            text = wire.compact(value)
+        parts.append(f"{wire.compact(key)}:{text}")
     return "{" + ",".join(parts) + "}"
 
 
