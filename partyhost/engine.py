@@ -215,6 +215,7 @@ class Engine:
         self.party = Party(room=room_code(self.rng))
         self.connections: dict[str, Connection] = {}
         self._sent: dict[str, str] = {}
+        self._catalogue_sent: dict[str, str] = {}  # sid -> the games catalogue it holds (JSON)
         self._recent_by_seat: dict[str, deque] = {}
         self._paused_total = 0.0
         self._game_floor = float("-inf")  # the latest game time handed out (see received_game_time)
@@ -475,6 +476,7 @@ class Engine:
         )
         self.connections[message.sid] = conn
         self._sent.pop(message.sid, None)
+        self._catalogue_sent.pop(message.sid, None)
         welcome: dict[str, Any] = {"seat": None, "room": self.party.room, "role": conn.role}
         if conn.role == "phone" and meta.get("token") is not None:
             seat = self.party.seat_of_token(meta.get("token"))
@@ -495,6 +497,7 @@ class Engine:
     def _on_disconnect(self, message: Message) -> None:
         conn = self.connections.pop(message.sid, None)
         self._sent.pop(message.sid, None)
+        self._catalogue_sent.pop(message.sid, None)
         if conn is None or conn.seat is None:
             return
         seat = self.party.seats.get(conn.seat)
@@ -766,30 +769,46 @@ class Engine:
         # A view depends on the socket's role, its seat and its host powers only (view_for), so
         # each distinct view is built and encoded once per flush, however many screens show it.
         # The encoding is both the "did it change" key and the text that goes out (issue 18).
-        encoded: dict[tuple, tuple[dict, str] | None] = {}
+        # The games catalogue never changes while the host runs: the views are encoded without
+        # it, and a socket gets it only in its first state after each (re)connect (app.js keeps it).
+        lean: dict[tuple, tuple[dict, dict, str] | None] = {}  # kind -> (full view, lean view, text)
+        full: dict[tuple, str] = {}  # kind -> text with the catalogue, for sockets without it
         shared: dict = {}
         memo: dict[int, tuple[Any, str]] = {}
+        lean_party: dict | None = None
+        catalogue: str | None = None
         outgoing: dict[str, tuple[dict, list[str]]] = {}
         unsendable: list[str] = []
         for conn in list(self.connections.values()):
             kind = (conn.role, conn.seat, self.is_host(conn))
-            if kind not in encoded:
+            if kind not in lean:
                 view = self.view_for(conn, shared)
+                if lean_party is None:
+                    lean_party = {k: v for k, v in view["party"].items() if k != "games"}
+                lean_view = {**view, "party": lean_party}
                 try:
-                    encoded[kind] = (view, encode_view(view, memo))
+                    lean[kind] = (view, lean_view, encode_view(lean_view, memo))
+                    if catalogue is None:
+                        catalogue = wire.compact(view["party"].get("games"))
                 except ValueError:
                     # a non-finite number in a view: a bug in a game. That socket keeps its last
                     # good state; the others still get theirs, then the bug is raised loudly.
-                    encoded[kind] = None
-            entry = encoded[kind]
+                    lean[kind] = None
+            entry = lean[kind]
             if entry is None:
                 unsendable.append(conn.sid)
                 continue
-            view, text = entry
-            if self._sent.get(conn.sid) == text:
+            view, lean_view, text = entry
+            if self._sent.get(conn.sid) == text and self._catalogue_sent.get(conn.sid) == catalogue:
                 continue
             self._sent[conn.sid] = text
-            outgoing.setdefault(text, (view, []))[1].append(conn.sid)
+            if self._catalogue_sent.get(conn.sid) == catalogue:
+                outgoing.setdefault(text, (lean_view, []))[1].append(conn.sid)
+                continue
+            self._catalogue_sent[conn.sid] = catalogue
+            if kind not in full:
+                full[kind] = encode_view(view, memo)
+            outgoing.setdefault(full[kind], (view, []))[1].append(conn.sid)
         now_json = '{"now":' + wire.dumps(now) + ","
         for text, (view, sids) in outgoing.items():
             view["now"] = now

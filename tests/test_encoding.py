@@ -126,3 +126,20 @@ def test_non_ascii_text_goes_out_as_utf8_and_reads_back_equal():
     rig.tv()
     a = rig.phone("空手\u3042")
     assert a.state["me"]["name"] == "空手\u3042"
+
+
+def test_the_games_catalogue_comes_once_per_connection_and_again_after_a_reconnect():
+    rig = Rig(seed=4)
+    tv = rig.tv()
+    a, _ = rig.phone("a"), rig.phone("b")
+    first_tv, first_a = tv.received("state")[0], a.received("state")[0]
+    assert [g["key"] for g in first_tv["party"]["games"]] == [g["key"] for g in first_a["party"]["games"]]
+    assert "the_mind" in [g["key"] for g in first_tv["party"]["games"]]
+    assert tv.send("host", {"op": "start"})["ok"]
+    later = tv.state
+    assert later["party"]["serial"] > first_tv["party"]["serial"]
+    assert "games" not in later["party"] and "games" not in a.state["party"]
+    assert later["party"]["roster"] and later["party"]["game_key"] == "the_mind"
+    again = rig.phone(token=a.token)  # a reconnect is a new socket: it gets everything
+    assert again.state["party"]["games"] == first_a["party"]["games"]
+    assert {k: v for k, v in again.state["party"].items() if k != "games"} == a.state["party"]

@@ -61,6 +61,8 @@ const PH = (() => {
     socket.on("kicked", () => { store.set("token", null); fire("kicked", {}); });
     socket.on("state", (s) => {
       s.receivedAt = Date.now(); /* wall clock: it keeps running while a phone sleeps */
+      /* The games catalogue comes in the first state after each (re)connect only: keep it. */
+      if (!s.party.games && last) s.party.games = last.party.games;
       last = s;
       if (firstSerial === null) firstSerial = s.party.serial;
       const due = afterState.splice(0);
