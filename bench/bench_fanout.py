@@ -17,7 +17,8 @@ Servers, measured alternately in blocks in one run so that only ratios count on 
 * ``--server NAME=DIR`` (repeatable): ``python -m partyhost`` run from source folder DIR
   (default: this checkout, named ``partyhost``). Pass an older checkout to compare before/after.
 * ``floor``: ``bench/floor_server.py``, bare Flask-SocketIO + eventlet that does no game work and
-  sends each socket a prepared state of the size partyhost's states had at that N
+  sends each socket a prepared state: the TV state of the first partyhost run at that N whose
+  size is closest to the mean of that run's TV states
   (``socketio.emit`` per socket). ``--no-floor`` skips it.
 
 For each N and server it prints one line (medians over blocks; ``ratio`` = x / floor)::
@@ -34,6 +35,7 @@ Results and their reading: ``docs/performance.md``.
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import socket
@@ -74,6 +76,7 @@ class MiniSocketIO:
         self.wire_bytes = 0  # payload bytes received on the wire (compressed)
         self._connected = threading.Event()
         self._closed = False
+        self.state_texts: collections.deque = collections.deque(maxlen=400)  # the latest states
 
     def on(self, event: str, handler) -> None:
         self.handlers[event] = handler
@@ -148,6 +151,8 @@ class MiniSocketIO:
             if body.startswith("0"):
                 self._connected.set()
             elif body.startswith("2"):
+                if body.startswith('2["state",'):
+                    self.state_texts.append(body)
                 event, *args = json.loads(body[1:])
                 handler = self.handlers.get(event)
                 if handler:
@@ -343,8 +348,13 @@ def main(argv: list[str] | None = None) -> int:
                     bench.measure(1.0)  # warm up
                     r = bench.measure(args.seconds)
                     if source is not None and n not in state_files:
+                        # the floor's state: the TV state of this run closest to their mean size
+                        texts = list(bench.tv.sio.state_texts)
+                        mean = statistics.mean(len(t) for t in texts)
+                        typical = min(texts, key=lambda t: abs(len(t) - mean))
                         state_files[n] = os.path.join(tmp, f"tv-state-{n}.json")
-                        Path(state_files[n]).write_text(json.dumps(bench.tv.view, ensure_ascii=False))
+                        Path(state_files[n]).write_text(
+                            json.dumps(json.loads(typical[1:])[1], ensure_ascii=False))
                 finally:
                     bench.close()
                 r["load1"] = os.getloadavg()[0]
