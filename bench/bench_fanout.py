@@ -79,6 +79,7 @@ class MiniSocketIO:
         self.state_texts: collections.deque = collections.deque(maxlen=400)  # the latest states
 
     def on(self, event: str, handler) -> None:
+        """Call ``handler(data)`` for each ``event`` received (``disconnect``: ``handler()``)."""
         self.handlers[event] = handler
 
     def _send_text(self, text: str) -> None:
@@ -87,9 +88,11 @@ class MiniSocketIO:
         self.sock.sendall(data)
 
     def emit(self, event: str, data) -> None:
+        """Send one Socket.IO event with one argument."""
         self._send_text("42" + json.dumps([event, data], separators=(",", ":")))
 
     def connect(self, url: str, auth: dict, transports=None, wait_timeout: float = 5.0) -> None:
+        """Open the WebSocket (offering permessage-deflate) and join ``/`` with ``auth``."""
         host, port = url.split("//", 1)[1].split(":")
         self.sock = socket.create_connection((host, int(port)))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -159,6 +162,7 @@ class MiniSocketIO:
                     handler(*args[:1])
 
     def disconnect(self) -> None:
+        """Leave the namespace and close the WebSocket."""
         if self._closed:
             return
         try:
@@ -179,10 +183,12 @@ class MiniSocketIO:
 class DeflateSim(bm.Sim):
     """``bench_mind.Sim`` on :class:`MiniSocketIO` (permessage-deflate, like a browser)."""
 
-    def make_client(self) -> MiniSocketIO:  # noqa: D102
+    def make_client(self) -> MiniSocketIO:
+        """A :class:`MiniSocketIO` instead of python-socketio's client."""
         return MiniSocketIO()
 
     def connect(self, url: str, auth: dict, timeout: float) -> None:
+        """Connect; fail if the server did not accept permessage-deflate."""
         self.sio.connect(url, auth=auth, wait_timeout=timeout)
         if not self.sio.deflate:
             raise bm.BenchError("the server did not accept permessage-deflate")
@@ -199,6 +205,7 @@ class FanoutBench(bm.ModeBench):
         self.name, self.source, self.n, self.state_file = name, source, n, state_file
 
     def start_server(self) -> None:
+        """Start this bench's server and wait for ``/healthz``."""
         port = bm.free_port()
         self.url = f"http://127.0.0.1:{port}"
         if self.source is None:
@@ -237,6 +244,8 @@ class FanoutBench(bm.ModeBench):
             time.sleep(0.05)
 
     def connect_all(self) -> None:
+        """The TV, 4 phones that join, the game started, then N-5 late joiners (partyhost);
+        N plain sockets (the floor)."""
         a, hub = self.args, self.hub
         self.tv = DeflateSim(hub, "tv", "tv")
         self.tv.connect(self.url, {"role": "tv", "lang": "en"}, a.timeout)
@@ -265,6 +274,7 @@ class FanoutBench(bm.ModeBench):
         bm.wait_until(hub, lambda: all(c.key >= key for c in self.all_clients()), a.timeout, "sync")
 
     def floor_loop(self, seconds: float) -> dict:
+        """The floor's closed loop: phones take turns sending one ``act``."""
         lat = []
         t0 = perf()
         i = 0
@@ -305,11 +315,13 @@ class FanoutBench(bm.ModeBench):
                 "state_bytes": int(statistics.mean(sizes)) if sizes else 0}
 
     def close(self) -> None:
+        """Disconnect every client and stop the server."""
         bm.disconnect_all(self.all_clients())
         self.stop_server()
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the bench (see the module docstring); returns the exit status."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", default="9,17,33", help="sockets per run, comma-separated (>= 5)")
     ap.add_argument("--server", action="append", default=[], metavar="NAME=DIR",
