@@ -76,3 +76,10 @@ def test_teaching_text_uses_the_games_own_words(game, lang):
     found = {k: (v, wrong, right) for k, v in teach.items() for wrong, right in _SAME_WORDS[(game, lang)].items()
              if re.search(rf"\b{wrong}" if wrong.isascii() else wrong, v, re.I)}
     assert not found, found
+
+
+def test_a_code_such_as_3_1_4_never_breaks_across_lines():
+    """The phone's tip broke 「3-」 / 「1-4)」 at 360 px: a code's hyphens carry word joiners (U+2060)."""
+    bad = {(lang, k): v for lang in i18n.LANGS for k, v in i18n.catalogue(lang).items()
+           if re.search(r"\d-\d", v)}
+    assert not bad, bad
