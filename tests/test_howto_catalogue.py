@@ -83,3 +83,15 @@ def test_a_code_such_as_3_1_4_never_breaks_across_lines():
     bad = {(lang, k): v for lang in i18n.LANGS for k, v in i18n.catalogue(lang).items()
            if re.search(r"\d-\d", v)}
     assert not bad, bad
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_the_minds_how_to_says_which_levels_reward_a_life_or_a_shuriken(lang):
+    """A newcomer asked when lives come back ("some levels" told nothing): the how-to names the
+    rewarded levels and the caps, the same as the engine's table."""
+    from partyhost.games.the_mind import MAX_LIVES, MAX_SHURIKEN, REWARDS
+
+    text = i18n.catalogue(lang)["the_mind.howto.special"]
+    numbers = set(re.findall(r"\d+", text))
+    assert {str(level) for level in REWARDS} <= numbers, text
+    assert {str(MAX_LIVES), str(MAX_SHURIKEN)} <= numbers, text
