@@ -61,6 +61,7 @@ _SAME_WORDS = {
     ("decrypto", "ja"): {"トークン": "チップ", "暗号": "コード"},
     ("diabolo", "ja"): {"送信": "宣言", "トライデント": "ジョーカー", "却下": "認めない"},
     ("diabolo", "en"): {"send": "claim", "trident": "joker"},
+    ("word_basket", "en"): {"リーチ": "Reach"},
     ("word_basket", "ja"): {"却下": "認めない", "異議": "チャレンジ"},
     ("top_ten", "ja"): {"開け": "オープン"},
 }
