@@ -85,7 +85,7 @@ def guide(g: "Decrypto", seat: str | None) -> dict:
     encryptor = g.encryptors.get(team) == seat
     if g.phase == "encrypt":
         if encryptor and g.clues.get(team) is None:
-            code = "\u2060-\u2060".join(str(d) for d in g.codes.get(team, []))  # never broken across lines
+            code = "-".join(str(d) for d in g.codes.get(team, []))
             return {"now": msg(P + "guide.encrypt", code=code)}
         if team in g.encryptors:
             return {"now": msg(P + "guide.wait_encrypt", encryptor_seat=g.encryptors[team])}
