@@ -261,3 +261,15 @@ def test_diabolo_round_one_names_the_word_language_and_explains_the_joker():
     g.table = [letter, joker]
     assert strip_step(g) == "joker" and tip_of(g, g.dealer) == "joker"
     assert "Ψ" in text(g.view(None)["coach"]["strip"]["now"], "ja")
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("word_lang", ["de", "en"])
+def test_diabolo_vote_tip_never_asks_to_reject_the_games_own_language(lang, word_lang):
+    """The vote tip named English as the example of a word to reject, also in an English-word
+    game; it names only the game's language now (once), whichever it is."""
+    name = i18n.message(lang, f"diabolo.coach.lang.{word_lang}")
+    text = i18n.message(lang, "diabolo.coach.tip.vote", language=name)
+    for other in ("de", "en"):
+        other_name = i18n.message(lang, f"diabolo.coach.lang.{other}")
+        assert text.count(other_name) == (1 if other == word_lang else 0), text

@@ -307,6 +307,13 @@ def test_decrypto_round_one_and_the_first_interception_in_english(table):
     assert "encryptor" not in json.dumps(t.tv.evaluate("() => PH.last.game.coach"))
     shot(t.phone(white), "decrypto-phone-en")
     codes = {team: t.view(t.phone(enc[team]))["my_code"] for team in ("white", "black")}
+    # the help sheet's "what you can do now" names the code, unbroken (word joiners: a 360 px
+    # phone broke "3-" / "1-4" after a hyphen)
+    t.phone(white).get_by_test_id("howto-button").tap()
+    now = t.phone(white).get_by_test_id("howto-now")
+    expect(now).to_be_visible()
+    assert "\u2060-\u2060".join(map(str, codes["white"])) in now.evaluate("(e) => e.textContent")
+    t.phone(white).get_by_test_id("howto-close").tap()
     for rnd in (1, 2):
         for team in ("white", "black"):
             t.act(enc[team], {"type": "clues", "round": rnd, "clues": [f"zq{team}{rnd}{i}" for i in range(3)],

@@ -184,6 +184,16 @@ def test_a_phone_reads_the_rules_mid_game_and_misses_nothing(server, browser, pw
         for testid in ("howto-button", "lang"):
             box = a.get_by_test_id(testid).bounding_box()
             assert box["height"] >= 44 and box["width"] >= 44, (testid, box)
+        # the top bar's buttons keep their words on one line (「? 遊び / 方」 broke mid-word at 360 px
+        # beside a wide room code such as LENW): measured with the widest code, WWWW
+        a.evaluate("() => { const r = document.querySelector('.bar .room'); r.textContent = r.textContent.replace(/[A-Z]{4}$/, 'WWWW'); }")
+        for testid in ("howto-button", "lang"):
+            heights = a.get_by_test_id(testid).evaluate("""(b) => {
+              const h = b.getBoundingClientRect().height; b.style.whiteSpace = "nowrap";
+              const one = b.getBoundingClientRect().height; b.style.whiteSpace = ""; return [h, one]; }""")
+            assert heights[0] <= heights[1] + 0.5, (testid, heights)
+        assert a.evaluate("() => document.documentElement.scrollWidth") <= 360
+        shot(a, "howto-phone-bar-wide-code.png")
         a.get_by_test_id("howto-button").tap()
         expect(sheet).to_be_visible()
         close_box = a.get_by_test_id("howto-close").bounding_box()

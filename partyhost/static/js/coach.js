@@ -4,7 +4,8 @@
  * game's rules module), so a phone never learns more than its own view.
  *
  * A text is {key, params}: a param whose name ends in "seat" is a seat id shown as its name, a
- * param that is {key} is itself a catalogue key (a team, a word language).
+ * param that is {key} is itself a catalogue key (a team, a word language), a code such as
+ * "3-1-4" is drawn unbroken.
  * Loaded on every page after app.js; it draws after the page has drawn each state. */
 "use strict";
 
@@ -18,6 +19,8 @@
     for (const [k, v] of Object.entries(m.params || {})) {
       if (v && typeof v === "object" && v.key) p[k] = t(v.key);
       else if (/seat$/.test(k) && typeof v === "string") p[k] = PH.nameOf(s, v);
+      // a code such as 3-1-4 stays on one line (word joiners; a phone broke it after a hyphen)
+      else if (typeof v === "string" && /^\d(-\d)+$/.test(v)) p[k] = v.replace(/-/g, "\u2060-\u2060");
       else p[k] = v;
     }
     return t(m.key, p);

@@ -179,7 +179,7 @@ PH.howto = (() => {
     },
     diabolo(s) {
       const de = diaboloLang(s) !== "en";
-      const row = de ? ["T", "Ψ", "S", "CH", "I", "N"] : ["C", "Ψ", "T", "ST", "A", "R"];
+      const row = de ? ["T", "Ψ", "S", "CH", "E", "N"] : ["C", "Ψ", "T", "ST", "O", "R"];
       const take = de ? [["T"], ["I", 1], ["S"], ["CH"]] : [["C"], ["A", 1], ["T"]];
       const face = (f) => (f === "Ψ" ? `<span class="dcard mini joker"><span class="trident">Ψ</span></span>`
         : `<span class="dcard mini ${f.length === 2 ? "pair" : ""}">${esc(f)}</span>`);
