@@ -32,7 +32,7 @@ import random
 from typing import ClassVar
 
 from . import schema, the_mind_coach
-from .base import Game, Move, RuleError, plain
+from .base import Game, Move, RuleError, msg, plain
 
 # --- rules as data ---------------------------------------------------------------------------
 
@@ -464,6 +464,29 @@ class TheMind(Game):
         else:
             self._deal(done + 1)
             self._event("level_complete", level=done, reward=reward, capped=capped, cause=cause)
+
+    # --- the night's record ----------------------------------------------------------------
+
+    def outcome(self) -> dict:
+        """Cooperative: everyone wins or loses together; ``detail`` has the level reached and
+        the levels of this game (see :meth:`.base.Game.outcome`)."""
+        return {"coop": True, "won": self.phase == "won", "places": [list(self.players)],
+                "detail": {"level": self.level, "levels": self.levels}}
+
+    def highlights(self) -> list[dict]:
+        """The highest level reached (cleared or where the lives ran out), and the tightest
+        gap between two cards played one after the other by two players in that last level
+        (the log of the level on the TV: every card there was seen face up)."""
+        out = [msg("the_mind.hl.level_won" if self.phase == "won" else "the_mind.hl.level_lost",
+                   level=self.level, levels=self.levels)]
+        plays = [e for e in self.log if e["kind"] == "play"]
+        gaps = [(round((b["t"] - a["t"]) * 1000), a, b) for a, b in zip(plays, plays[1:])
+                if a["seat"] != b["seat"] and b["card"] > a["card"]]
+        if gaps:
+            ms, a, b = min(gaps, key=lambda g: g[0])
+            out.append(msg("the_mind.hl.gap", ms=max(0, ms), card=a["card"], next=b["card"],
+                           seat=a["seat"], next_seat=b["seat"], level=self.level))
+        return out
 
     # --- views and snapshots -----------------------------------------------------------------
 
