@@ -361,7 +361,8 @@ class Party:
         "games"}]``. The stated scoring: a competitive game gives 1 point to each seat in its
         first place (tied winners each get 1; a draw, one shared place, gives everyone 1); a
         cooperative game gives every player 1 point when the table won, none when it lost.
-        A seat still at the party shows its current name."""
+        Equal points: fewer games played first, then the order seats first appear in the
+        record. A seat still at the party shows its current name."""
         rows: dict[str, dict] = {}
         for entry in self.record:
             result = entry.get("result") or {}
