@@ -146,6 +146,8 @@ def check_record(game: Game, where: str) -> None:
     if result["coop"]:
         assert len(places) == 1 and isinstance(result.get("won"), bool), f"{where}: coop outcome {result!r}"
     assert isinstance(result.get("detail", {}), dict), f"{where}: detail"
+    if result.get("detail", {}).get("label") is not None:
+        check_text(result["detail"]["label"], f"{where}: outcome label")
     marks = game.highlights()
     assert isinstance(marks, list) and len(marks) <= 2, f"{where}: highlights {marks!r}"
     wire.dumps(marks)

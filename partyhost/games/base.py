@@ -288,7 +288,8 @@ class Game:
         one group of every player); else ``won`` is None and ``places`` is the ranking, best
         first, each place a list of seats (ties share a place; the first place are the winners;
         a draw is one place). ``detail`` holds the game's own public numbers (level, rating,
-        cards left, totals…) for the record's line. Every game implements it."""
+        cards left, totals…) for the record's line, and optionally ``label``: a text
+        (:func:`msg`) naming the winners as the game does (a team). Every game implements it."""
         raise NotImplementedError
 
     def highlights(self) -> list[dict]:

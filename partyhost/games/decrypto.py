@@ -848,8 +848,8 @@ class Decrypto(Game):
 
     def outcome(self) -> dict:
         """Team against team: the winning team's seats, then the other team's; a draw (no
-        winner) is one shared place. ``detail`` has the winner, the reason, the scores and
-        each seat's team."""
+        winner) is one shared place. ``detail`` has the winner, its ``label`` (the team's name),
+        the reason, the scores and each seat's team."""
         result = self.result or {}
         winner = result.get("winner")
         team_of = {s: t for t, seats in self.teams.items() for s in seats}
@@ -860,6 +860,7 @@ class Decrypto(Game):
             places = [list(self.players)]
         return {"coop": False, "won": None, "places": [p for p in places if p],
                 "detail": {"winner": winner, "reason": result.get("reason"),
+                           "label": msg(f"decrypto.team.{winner}") if winner in self.teams else None,
                            "scores": dict(result.get("scores") or {}), "teams": team_of}}
 
     def highlights(self) -> list[dict]:

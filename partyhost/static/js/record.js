@@ -28,14 +28,18 @@
   }
 
   /** The result in a few words: a cooperative game cleared or lost (with The Mind's level or
-   *  Top Ten's rating), else the winners' names (a draw when everyone shares the first place). */
+   *  Top Ten's rating), else the winners: the game's own word for them (``detail.label``, e.g.
+   *  a team) or up to two names (a draw when everyone shares the first place). */
   function resultText(entry) {
     const r = entry.result;
     if (!r) return "";
     if (r.coop) return t(r.won ? "record.won_coop" : "record.lost_coop");
     const first = (r.places && r.places[0]) || [];
     if (r.places && r.places.length === 1 && first.length > 1) return t("record.draw");
-    return t("record.winner", { names: first.map((seat) => nameIn(entry, seat)).join("・") });
+    const label = r.detail && r.detail.label;
+    if (label && label.key) return t("record.winner", { names: t(label.key, label.params) });
+    const names = first.slice(0, 2).map((seat) => nameIn(entry, seat)).join("・");
+    return t("record.winner", { names: first.length > 2 ? t("record.and_more", { names, count: first.length - 2 }) : names });
   }
 
   function durationText(sec) {
@@ -48,8 +52,8 @@
     const cls = r.coop ? (r.won ? "good" : "bad") : "";
     return `<li class="rec-game" data-testid="record-game" data-game="${esc(entry.game)}" data-serial="${esc(entry.serial)}">
       <div class="rec-line"><span class="rec-n">${i}</span><strong class="rec-name">${esc(t(entry.game + ".name"))}</strong>
-        <span class="rec-result ${cls}" data-testid="record-result">${esc(resultText(entry))}</span>
-        <span class="rec-time">${esc(durationText(entry.duration))}</span></div>
+        <span class="rec-time">${esc(durationText(entry.duration))}</span>
+        <span class="rec-result ${cls}" data-testid="record-result">${esc(resultText(entry))}</span></div>
       ${(entry.highlights || []).map((h) => `<p class="rec-hl" data-testid="record-highlight">★ ${esc(highlightText(entry, h))}</p>`).join("")}</li>`;
   }
 
@@ -77,6 +81,7 @@
     };
     for (let n = newest.length; n >= 1; n--) {
       el.innerHTML = draw(n);
+      if (!el.clientHeight) break; /* not laid out yet: drawn again once it has a size */
       const body = el.querySelector(".rec-body");
       if (body.scrollHeight <= body.clientHeight + 1 && el.scrollHeight <= el.clientHeight + 1) break;
     }

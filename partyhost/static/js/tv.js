@@ -119,6 +119,11 @@
     PH.wireHost(players, s);
     if (PH.howto) PH.howto.lobby(app.querySelector(".howto-slot"), s);
     const recordSlot = app.querySelector(".record-slot");
+    /* the slot's size settles after the QR code and the side column: draw again when it changes */
+    if (!recordSlot.dataset.observed && window.ResizeObserver) {
+      recordSlot.dataset.observed = "1";
+      new ResizeObserver(() => { if (recordSlot.isConnected && PH.last && PH.last.party.phase !== "game") render(); }).observe(recordSlot);
+    }
     if (showRecord) {
       const sig = [PH.lang, recordSlot.clientWidth, recordSlot.clientHeight, JSON.stringify(s.party.record),
         JSON.stringify(s.party.scoreboard)].join("|");
