@@ -130,12 +130,13 @@ def check_non_interference(game: Game, who: list[str | None], rng: random.Random
     return changed
 
 
-def check_record(game: Game, where: str) -> None:
+def check_record(game: Game, where: str, seated: list[str] | None = None) -> None:
     """The finished game's :meth:`~partyhost.games.base.Game.outcome` and
     :meth:`~partyhost.games.base.Game.highlights` are well formed: JSON-safe; the places hold
     every player exactly once (a cooperative game: one place, ``won`` a bool); at most two
     highlights, each a catalogued text whose every placeholder its params fill (in both
-    languages) and whose seat params name players."""
+    languages) and whose seat params name seats of the game (``seated``: every seat it started
+    with, players who left included; default: its players)."""
     result = game.outcome()
     wire.dumps(result)
     assert isinstance(result, dict) and isinstance(result.get("coop"), bool), f"{where}: outcome {result!r}"
@@ -155,7 +156,7 @@ def check_record(game: Game, where: str) -> None:
         check_text(mark, f"{where}: highlight")
         for name, value in mark["params"].items():
             if name.endswith("seat"):
-                assert value in game.players, f"{where}: highlight seat {name}={value!r}"
+                assert value in (seated or game.players), f"{where}: highlight seat {name}={value!r}"
         for lang in i18n.LANGS:
             text = i18n.message(lang, mark["key"], **mark["params"])
             assert "{" not in text, f"{where}: highlight {mark['key']} leaves a placeholder: {text}"
@@ -229,6 +230,6 @@ def play(cls: type[Game], seed: int, players: int, max_steps: int = 4000,
         sample = who if step % 5 == 0 else [rng.choice(who)]
         redealt = check_non_interference(game, sample, rng, where) or redealt
     assert game.over, f"{cls.KEY} seed={seed} players={players}: not over after {max_steps} steps"
-    check_record(game, f"{cls.KEY} seed={seed} players={players} at the end")
+    check_record(game, f"{cls.KEY} seed={seed} players={players} at the end", seat_ids)
     assert redealt, f"{cls.KEY} seed={seed}: redeal_hidden never dealt anything anew (nothing hidden?)"
     return game

@@ -291,8 +291,13 @@ class TheMind(Game):
             raise RuleError("not_lowest", card=card)
         t = self._play_time(now)
         hand.pop(0)
+        before = next((e for e in reversed(self.log) if e["kind"] == "play"), None)
         self.log.append({"card": card, "seat": seat, "t": t, "kind": "play", "reason": None})
         lower = sorted((c, s) for s in self.players for c in self.hands[s] if c < card)
+        if not lower and before is not None and before["seat"] != seat:
+            ms = max(0, round((t - before["t"]) * 1000))  # the night's record: the tightest gap
+            self._keep("gap", -ms, ms=ms, card=before["card"], next=card, seat=before["seat"],
+                       next_seat=seat, level=self.level)
         if not lower:
             if self._all_empty():
                 self._complete_level(now, {"kind": "play", "card": card, "by": seat, "t": t})
@@ -475,17 +480,13 @@ class TheMind(Game):
 
     def highlights(self) -> list[dict]:
         """The highest level reached (cleared or where the lives ran out), and the tightest
-        gap between two cards played one after the other by two players in that last level
-        (the log of the level on the TV: every card there was seen face up)."""
+        gap of the game between two cards played one after the other (in order) by two
+        players in one level (kept as they were played, every card seen face up)."""
         out = [msg("the_mind.hl.level_won" if self.phase == "won" else "the_mind.hl.level_lost",
                    level=self.level, levels=self.levels)]
-        plays = [e for e in self.log if e["kind"] == "play"]
-        gaps = [(round((b["t"] - a["t"]) * 1000), a, b) for a, b in zip(plays, plays[1:])
-                if a["seat"] != b["seat"] and b["card"] > a["card"]]
-        if gaps:
-            ms, a, b = min(gaps, key=lambda g: g[0])
-            out.append(msg("the_mind.hl.gap", ms=max(0, ms), card=a["card"], next=b["card"],
-                           seat=a["seat"], next_seat=b["seat"], level=self.level))
+        gap = self.marks.get("gap")
+        if gap is not None:
+            out.append(msg("the_mind.hl.gap", **{k: v for k, v in gap.items() if k != "score"}))
         return out
 
     # --- views and snapshots -----------------------------------------------------------------
