@@ -326,6 +326,8 @@ class Engine:
             self._process(message)
             count += 1
         self._fire_timers()
+        if self.party.settle(self.game_now()):  # a game just ended: into the night's record
+            self._dirty = True
         self._flush()
         return count
 
@@ -659,6 +661,8 @@ class Engine:
             "over": bool(party.game is not None and party.game.over),
             "coach": party.coach_on(),
             "ended": party.ended,
+            "record": party.record,
+            "scoreboard": party.scoreboard(),
         }
 
     def view_for(self, conn: Connection, shared: dict | None = None) -> dict:

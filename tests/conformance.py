@@ -130,6 +130,38 @@ def check_non_interference(game: Game, who: list[str | None], rng: random.Random
     return changed
 
 
+def check_record(game: Game, where: str, seated: list[str] | None = None) -> None:
+    """The finished game's :meth:`~partyhost.games.base.Game.outcome` and
+    :meth:`~partyhost.games.base.Game.highlights` are well formed: JSON-safe; the places hold
+    every player exactly once (a cooperative game: one place, ``won`` a bool); at most two
+    highlights, each a catalogued text whose every placeholder its params fill (in both
+    languages) and whose seat params name seats of the game (``seated``: every seat it started
+    with, players who left included; default: its players)."""
+    result = game.outcome()
+    wire.dumps(result)
+    assert isinstance(result, dict) and isinstance(result.get("coop"), bool), f"{where}: outcome {result!r}"
+    places = result.get("places")
+    assert isinstance(places, list) and all(isinstance(p, list) and p for p in places), f"{where}: places"
+    flat = [s for p in places for s in p]
+    assert sorted(flat) == sorted(game.players), f"{where}: places {places!r} vs players {game.players!r}"
+    if result["coop"]:
+        assert len(places) == 1 and isinstance(result.get("won"), bool), f"{where}: coop outcome {result!r}"
+    assert isinstance(result.get("detail", {}), dict), f"{where}: detail"
+    if result.get("detail", {}).get("label") is not None:
+        check_text(result["detail"]["label"], f"{where}: outcome label")
+    marks = game.highlights()
+    assert isinstance(marks, list) and len(marks) <= 2, f"{where}: highlights {marks!r}"
+    wire.dumps(marks)
+    for mark in marks:
+        check_text(mark, f"{where}: highlight")
+        for name, value in mark["params"].items():
+            if name.endswith("seat"):
+                assert value in (seated or game.players), f"{where}: highlight seat {name}={value!r}"
+        for lang in i18n.LANGS:
+            text = i18n.message(lang, mark["key"], **mark["params"])
+            assert "{" not in text, f"{where}: highlight {mark['key']} leaves a placeholder: {text}"
+
+
 def play(cls: type[Game], seed: int, players: int, max_steps: int = 4000,
          options: dict | None = None, illegal_rate: float = 0.25, coach: bool = True) -> Game:
     """Play one whole game of ``cls`` from ``seed`` with ``players`` seats, checking every step
@@ -198,5 +230,6 @@ def play(cls: type[Game], seed: int, players: int, max_steps: int = 4000,
         sample = who if step % 5 == 0 else [rng.choice(who)]
         redealt = check_non_interference(game, sample, rng, where) or redealt
     assert game.over, f"{cls.KEY} seed={seed} players={players}: not over after {max_steps} steps"
+    check_record(game, f"{cls.KEY} seed={seed} players={players} at the end", seat_ids)
     assert redealt, f"{cls.KEY} seed={seed}: redeal_hidden never dealt anything anew (nothing hidden?)"
     return game

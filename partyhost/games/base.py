@@ -192,6 +192,10 @@ class Game:
         """The first-round coach (はじめてモード) is on: the party decides it at the start
         (:meth:`partyhost.party.Party.start`) and the host may switch it off at any time; kept
         in the snapshot."""
+        self.marks: dict[str, dict] = {}
+        """Highlight candidates kept while the game is played (see :meth:`_keep`); public facts
+        only. Kept in the snapshot under ``"marks"`` when not empty, so snapshots written before
+        it existed still load (as a game with no marks)."""
         self._reset()
 
     def _reset(self) -> None:
@@ -267,6 +271,32 @@ class Game:
         reacts once per event). Fields must be public: every view may show them."""
         self.event_n += 1
         self.last_event = {"n": self.event_n, "kind": kind, **fields}
+
+    def _keep(self, name: str, score: float, **fields: Any) -> None:
+        """Keep ``fields`` as the highlight candidate ``name`` when ``score`` beats the one kept
+        (higher is better; a tie keeps the first). Fields must be public, JSON-ready facts."""
+        kept = self.marks.get(name)
+        if kept is None or score > kept["score"]:
+            self.marks[name] = {"score": score, **fields}
+
+    # ----- the night's record: a finished game's result and highlights --------------------------
+    def outcome(self) -> dict:
+        """The result of a finished game, the same shape for every game (read once it is over):
+        ``{"coop": bool, "won": bool | None, "places": [[seat, …], …], "detail": {...}}``.
+
+        ``coop``: the players win or lose together (then ``won`` says which and ``places`` is
+        one group of every player); else ``won`` is None and ``places`` is the ranking, best
+        first, each place a list of seats (ties share a place; the first place are the winners;
+        a draw is one place). ``detail`` holds the game's own public numbers (level, rating,
+        cards left, totals…) for the record's line, and optionally ``label``: a text
+        (:func:`msg`) naming the winners as the game does (a team). Every game implements it."""
+        raise NotImplementedError
+
+    def highlights(self) -> list[dict]:
+        """One or two moments of this game, computed from what happened: each
+        ``{"key", "params"}`` (:func:`msg`; a param ending in ``seat`` is a seat id shown as a
+        name). Only what everyone has seen. Default: none."""
+        return []
 
     # ----- the clock ----------------------------------------------------------------------------
     def tick(self, now: float) -> None:
@@ -380,6 +410,8 @@ class Game:
         state = {f: self.encode_field(f, getattr(self, f)) for f in self.FIELDS}
         if self.coach:
             state["coach"] = True  # absent while off: a snapshot without it reads as off
+        if self.marks:
+            state["marks"] = self.marks  # absent while empty: an older snapshot reads as none
         text = json.dumps(state, allow_nan=False)
         return {"game": self.KEY, "v": self.STATE_VERSION, **json.loads(text)}
 
@@ -420,6 +452,8 @@ class Game:
         for f in cls.FIELDS:
             setattr(game, f, cls.decode_field(f, fresh[f]))
         game.coach = fresh.get("coach") is True  # a snapshot from before the coach: off
+        marks = fresh.get("marks")
+        game.marks = marks if isinstance(marks, dict) else {}
         game._restored(rng)
         return game
 

@@ -56,7 +56,7 @@ from . import decrypto_scoring as scoring
 from . import decrypto_view as views
 from . import decrypto_words as words
 from . import decrypto_coach, schema
-from .base import Game, Move, RuleError
+from .base import Game, Move, RuleError, msg
 from .decrypto_scoring import TEAMS, other
 from .decrypto_words import CLUE_MAX, KEYWORD_LANGS, normalize, tidy
 from .schema import check_options
@@ -843,6 +843,36 @@ class Decrypto(Game):
             **extra,
         }
         self._event("over", winner=winner, reason=reason)
+
+    # --- the night's record ----------------------------------------------------------------
+
+    def outcome(self) -> dict:
+        """Team against team: the winning team's seats, then the other team's; a draw (no
+        winner) is one shared place. ``detail`` has the winner, its ``label`` (the team's name),
+        the reason, the scores and each seat's team."""
+        result = self.result or {}
+        winner = result.get("winner")
+        team_of = {s: t for t, seats in self.teams.items() for s in seats}
+        if winner in self.teams:
+            places = [[s for s in self.players if team_of.get(s) == winner],
+                      [s for s in self.players if team_of.get(s) != winner]]
+        else:
+            places = [list(self.players)]
+        return {"coop": False, "won": None, "places": [p for p in places if p],
+                "detail": {"winner": winner, "reason": result.get("reason"),
+                           "label": msg(f"decrypto.team.{winner}") if winner in self.teams else None,
+                           "scores": dict(result.get("scores") or {}), "teams": team_of}}
+
+    def highlights(self) -> list[dict]:
+        """The decisive interception: the winning team's last interception, with the clues
+        it read and the code (both shown at that reveal)."""
+        winner = (self.result or {}).get("winner")
+        for record in reversed(self.history):
+            if record.get("intercepted") and other(record["team"]) == winner:
+                return [msg("decrypto.hl.intercept", team={"key": f"decrypto.team.{winner}"}, round=record["round"],
+                            clues=" / ".join(c or "—" for c in record["clues"]),
+                            code="-".join(str(n) for n in record["code"]))]
+        return []
 
     # --- views ---------------------------------------------------------------------------------
 

@@ -50,7 +50,7 @@ from functools import lru_cache
 from typing import Callable, ClassVar
 
 from . import diabolo_coach, schema
-from .base import Game, Move, RuleError, plain
+from .base import Game, Move, RuleError, msg, plain
 from .diabolo_words import (  # noqa: F401 - re-exported: the public face of the game's words
     HANDICAP_CARDS, LANGS, MIN_CARDS, abbreviation, POSSIBLE_SCAN, POSSIBLE_WORDS, best_assignment, card_letters,
     deck_table, fold, is_known, is_letters, possible_words, shown_face,
@@ -704,6 +704,8 @@ class Diabolo(Game):
         claim["status"] = "taken"
         self.vote = None
         self._event("claim_taken", seat=claim["seat"], word=claim["word"], count=len(claim["ids"]))
+        self._keep("word", len(claim["ids"]), seat=claim["seat"], word=claim["word"],
+                   count=len(claim["ids"]), round=self.round)
         self._resume(now, CLAIM_SHOW_SECONDS)
 
     def _change_vote(self, change: Callable[[TableVote], None], now: float) -> None:
@@ -824,6 +826,24 @@ class Diabolo(Game):
             self.winners = [s for s in self.players if totals[s] == top]
         self.phase = "over"
         self._event("over", winners=list(self.winners))
+
+    def outcome(self) -> dict:
+        """Ranked by tiles when playing to two tiles (§7), else by total cards (§4); equal
+        standing shares a place. ``detail`` holds ``totals`` and ``tiles``."""
+        totals = self.totals()
+        key = (lambda s: self.tiles.get(s, 0)) if self.victory_tiles else (lambda s: totals[s])
+        levels = sorted({key(s) for s in self.players}, reverse=True)
+        return {"coop": False, "won": None,
+                "places": [[s for s in self.players if key(s) == v] for v in levels],
+                "detail": {"totals": totals, "tiles": {s: self.tiles.get(s, 0) for s in self.players}}}
+
+    def highlights(self) -> list[dict]:
+        """The biggest word taken (the most cards in one claim; the first wins a tie)."""
+        word = self.marks.get("word")
+        if word is None:
+            return []
+        return [msg("diabolo.hl.word", seat=word["seat"], word=word["word"], count=word["count"],
+                    round=word["round"])]
 
     def card_count(self) -> int:
         """Cards in deck + table + every pile (always the whole deck: conservation)."""

@@ -32,7 +32,7 @@ import random
 from typing import ClassVar
 
 from . import schema, the_mind_coach
-from .base import Game, Move, RuleError, plain
+from .base import Game, Move, RuleError, msg, plain
 
 # --- rules as data ---------------------------------------------------------------------------
 
@@ -291,8 +291,13 @@ class TheMind(Game):
             raise RuleError("not_lowest", card=card)
         t = self._play_time(now)
         hand.pop(0)
+        before = next((e for e in reversed(self.log) if e["kind"] == "play"), None)
         self.log.append({"card": card, "seat": seat, "t": t, "kind": "play", "reason": None})
         lower = sorted((c, s) for s in self.players for c in self.hands[s] if c < card)
+        if not lower and before is not None and before["seat"] != seat:
+            ms = max(0, round((t - before["t"]) * 1000))  # the night's record: the tightest gap
+            self._keep("gap", -ms, ms=ms, card=before["card"], next=card, seat=before["seat"],
+                       next_seat=seat, level=self.level)
         if not lower:
             if self._all_empty():
                 self._complete_level(now, {"kind": "play", "card": card, "by": seat, "t": t})
@@ -464,6 +469,25 @@ class TheMind(Game):
         else:
             self._deal(done + 1)
             self._event("level_complete", level=done, reward=reward, capped=capped, cause=cause)
+
+    # --- the night's record ----------------------------------------------------------------
+
+    def outcome(self) -> dict:
+        """Cooperative: everyone wins or loses together; ``detail`` has the level reached and
+        the levels of this game (see :meth:`.base.Game.outcome`)."""
+        return {"coop": True, "won": self.phase == "won", "places": [list(self.players)],
+                "detail": {"level": self.level, "levels": self.levels}}
+
+    def highlights(self) -> list[dict]:
+        """The highest level reached (cleared or where the lives ran out), and the tightest
+        gap of the game between two cards played one after the other (in order) by two
+        players in one level (kept as they were played, every card seen face up)."""
+        out = [msg("the_mind.hl.level_won" if self.phase == "won" else "the_mind.hl.level_lost",
+                   level=self.level, levels=self.levels)]
+        gap = self.marks.get("gap")
+        if gap is not None:
+            out.append(msg("the_mind.hl.gap", **{k: v for k, v in gap.items() if k != "score"}))
+        return out
 
     # --- views and snapshots -----------------------------------------------------------------
 

@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from . import schema, top_ten_coach, top_ten_views
-from .base import Game, Move, RuleError
+from .base import Game, Move, RuleError, msg
 from .top_ten_themes import THEME_LANGS, THEMES_PER_CARD, card_themes, load_deck
 
 __all__ = [
@@ -536,6 +536,11 @@ class TopTen(Game):
         self.reveals.append({"seat": target, "number": number, "mistake": mistake})
         if mistake:
             self.unicorns -= 1
+            before = self.reveals[-2]
+            self._keep("miss", before["number"] - number, round=self.round,
+                       theme=(self.theme or {}).get("title", ""), seat=target, number=number,
+                       answer=self.answers.get(target, ""), before_seat=before["seat"],
+                       before_number=before["number"], before_answer=self.answers.get(before["seat"], ""))
         self._event("reveal", seat=target, number=number, mistake=mistake)
         if self.unicorns <= 0:
             self.unicorns = 0
@@ -545,6 +550,30 @@ class TopTen(Game):
             self._event("lost", seat=target, number=number)
         elif self._all_revealed():
             self._finish_round()
+
+    def outcome(self) -> dict:
+        """Cooperative: the table wins unless the unicorns ran out (rating ``"lost"``);
+        ``detail`` has the rating, rounds played and unicorns left."""
+        return {"coop": True, "won": self.rating != "lost", "places": [list(self.players)],
+                "detail": {"rating": self.rating, "rounds": len(self.history), "unicorns": self.unicorns}}
+
+    def highlights(self) -> list[dict]:
+        """A perfect round (every number revealed in order; the first such round), and the
+        widest miss: the biggest drop between two numbers revealed one after the other, with
+        both players' answers (revealed on the TV with their numbers)."""
+        out = []
+        perfect = [h for h in self.history if h["mistakes"] == 0 and h["reveals"]]
+        if perfect:
+            h = perfect[0]
+            out.append(msg("top_ten.hl.perfect", round=h["round"], count=len(h["reveals"]),
+                           theme=(h["theme"] or {}).get("title", "")))
+        miss = self.marks.get("miss")
+        if miss is not None:
+            out.append(msg("top_ten.hl.miss", gap=miss["score"], theme=miss["theme"], round=miss["round"],
+                           seat=miss["seat"], number=miss["number"], answer=miss["answer"] or "—",
+                           before_seat=miss["before_seat"], before_number=miss["before_number"],
+                           before_answer=miss["before_answer"] or "—"))
+        return out
 
     def _do_next_round(self, seat: str, action: dict, now: float) -> None:
         """The next round's captain draws the next card (§next round).

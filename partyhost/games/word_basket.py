@@ -102,7 +102,7 @@ from ..lexicon import japanese, kana
 from . import schema, word_basket_coach
 from . import word_basket_solver as solver
 from . import word_basket_words as words
-from .base import Game, Move, RuleError, plain
+from .base import Game, Move, RuleError, msg, plain
 from .vote import BALLOTS, TableVote
 from .word_basket_words import (  # noqa: F401 - the cards and limits are part of this module's API
     CARDS, DECK_SIZE, HANDICAPS, KANA_CARDS, LOOKUP_MAX, NUMBER_CARDS, ROW_CARDS, card_label, is_number,
@@ -510,6 +510,8 @@ class WordBasket(Game):
             "loser": seat, "loser_word": surface, "margin_ms": max(0, round((now - lp["at"]) * 1000)),
         }
         self._event("race", **{k: v for k, v in self.race.items() if k != "n"})
+        self._keep("race", -self.race["margin_ms"], ms=self.race["margin_ms"], winner_seat=lp["seat"],
+                   word=lp["word"], loser_seat=seat, loser_word=surface)
         return True
 
     def _do_reset(self, seat: str, action: dict, now: float) -> None:
@@ -823,6 +825,32 @@ class WordBasket(Game):
         super()._event(kind, **fields)
         self.events.append(self.last_event)
         del self.events[:-EVENTS_SHOWN]
+
+    # --- the night's record ----------------------------------------------------------------
+
+    def outcome(self) -> dict:
+        """The player who emptied their hand first, then the others by cards left (fewer is
+        better, equal counts share a place); ``detail.cards`` holds each count."""
+        left = {s: len(self.hands.get(s, [])) for s in self.players}
+        others = sorted({n for s, n in left.items() if s != self.winner})
+        places = [[self.winner]] if self.winner in left else []
+        places += [[s for s in self.players if s != self.winner and left[s] == n] for n in others]
+        return {"coop": False, "won": None, "places": places, "detail": {"cards": left}}
+
+    def highlights(self) -> list[dict]:
+        """The closest race (two players' words for one field, in milliseconds) and the
+        longest word that stood (most kana; the first played wins a tie)."""
+        out = []
+        race = self.marks.get("race")
+        if race is not None:
+            out.append(msg("word_basket.hl.race", ms=race["ms"], winner_seat=race["winner_seat"],
+                           word=race["word"], loser_seat=race["loser_seat"]))
+        stood = [r for r in self.chain if r["status"] != "rejected"]
+        if stood:
+            best = max(stood, key=lambda r: len(r["reading"]))
+            out.append(msg("word_basket.hl.longest", word=best["word"], length=len(best["reading"]),
+                           seat=best["seat"]))
+        return out
 
     # --- views and snapshots -----------------------------------------------------------------
 

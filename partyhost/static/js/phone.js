@@ -88,6 +88,7 @@
         ${hostTools ? `<p class="tag host">${esc(t("host.you_are_host"))}</p>` : ""}
         ${s.party.ended && s.party.ended.reason !== "finished" ? `<p class="event" data-testid="ended">${esc(t("lobby.ended." + s.party.ended.reason))}</p>` : ""}
         <p class="game-name">${esc(t("lobby.game"))}: <strong>${esc(t(s.party.game_key + ".name"))}</strong></p>
+        ${PH.record ? PH.record.phone(s) : ""}
         ${hostTools ? `<div class="pick">${s.party.games.map((x) => `<button class="${x.key === s.party.game_key ? "on" : ""}" data-choose="${esc(x.key)}">${esc(t(x.key + ".name"))}</button>`).join("")}</div>
           <button class="primary big" data-host="start" data-testid="start" ${canStart ? "" : "disabled"}>${esc(t("lobby.start"))}</button>
           ${!canStart && g ? `<p class="note">${esc(t("lobby.need", { game: t(g.key + ".name"), min: g.min, max: g.max, count }))}</p>`
