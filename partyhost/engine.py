@@ -217,6 +217,10 @@ class Engine:
             try:
                 if self.party.running:
                     game.interrupted(self.game_now())
+                    # every seat starts away after a restart: the game waits for whoever does
+                    # not come back (Game.presence), as for a phone that dropped
+                    for seat_id in self.party.players:
+                        game.presence(seat_id, False, self.game_now())
                 # a state that loads but cannot be shown or timed would blank every screen
                 for seat in [None, *self.party.players]:
                     wire.dumps(game.view(seat))
@@ -464,6 +468,22 @@ class Engine:
         conn.seat = seat_id
         seat.connections += 1
         seat.away_since = None
+        if seat.connections == 1:
+            self._tell_presence(seat_id, True)
+
+    def _tell_presence(self, seat_id: str, present: bool) -> None:
+        """Tell a running game that a playing seat's last socket went (``present`` False) or its
+        first came back (True), on the game clock (:meth:`Game.presence`). A game's refusal or
+        bug here never blocks the (re)connect itself."""
+        party = self.party
+        game = party.game
+        if game is None or not party.running or seat_id not in party.players:
+            return
+        try:
+            self._guarded(lambda: game.presence(seat_id, present, self._rules_now()))
+        except RuleError:
+            pass
+        self._dirty = True
 
     def _on_disconnect(self, message: Message) -> None:
         conn = self.connections.pop(message.sid, None)
@@ -475,6 +495,7 @@ class Engine:
             seat.connections = max(0, seat.connections - 1)
             if seat.connections == 0:
                 seat.away_since = self.clock()
+                self._tell_presence(seat.id, False)
         self._dirty = True
 
     def _on_join(self, conn: Connection, payload: dict, message: Message) -> None:

@@ -1,0 +1,102 @@
+"""A table that waits for its players (issue 16): The Mind stops play for a phone that dropped
+while holding cards, resumes once it is back and everyone is ready, and the host can go on
+without it. Through the real engine and transport with a fake clock."""
+
+from __future__ import annotations
+
+from partyhost.games.the_mind import AWAY_GRACE, TheMind
+
+from .helpers import Rig
+
+
+def test_a_dropped_player_pauses_play_after_the_grace_and_nobody_loses_a_life():
+    rig = Rig()
+    tv, a, b = rig.playing({"s1": [22], "s2": [23]})
+    assert rig.game.phase == "playing"
+    token = a.token
+    a.disconnect()
+    rig.clock.advance(AWAY_GRACE / 2)
+    rig.drain()
+    assert rig.game.phase == "playing"  # a blink is not a stop
+    rig.clock.advance(AWAY_GRACE)
+    rig.drain()
+    view = tv.state["game"]
+    assert view["phase"] == "ready" and view["waiting"] == ["s1"]
+    assert view["last_event"]["kind"] == "waiting" and view["last_event"]["seats"] == ["s1"]
+    # the others cannot start without the locked phone, so 23 is never played over 22
+    assert b.act({"type": "ready", "level": 1, "ready": True})["ok"]
+    assert rig.game.phase == "ready"
+    refused = b.act({"type": "play", "level": 1, "card": 23})
+    assert not refused["ok"] and refused["code"] == "not_playing"
+    assert rig.game.lives == 2
+    # back with the same token: the seat keeps its hand, play resumes when both are ready
+    a2 = rig.phone(token=token)
+    assert rig.game.waiting == [] and rig.game.hands["s1"] == [22]
+    assert tv.state["game"]["last_event"]["kind"] == "back"
+    assert rig.game.phase == "ready"
+    assert a2.act({"type": "ready", "level": 1, "ready": True})["ok"]
+    assert rig.game.phase == "playing"
+    assert a2.act({"type": "play", "level": 1, "card": 22})["ok"]
+    assert b.act({"type": "play", "level": 1, "card": 23})["ok"]
+    assert rig.game.level == 2 and rig.game.lives == 2
+
+
+def test_a_player_with_no_cards_left_is_not_waited_for():
+    rig = Rig()
+    tv, a, b = rig.playing({"s1": [], "s2": [23, 40]})
+    a.disconnect()
+    rig.clock.advance(AWAY_GRACE * 3)
+    rig.drain()
+    assert rig.game.phase == "playing" and rig.game.waiting == []
+    # after a stop the empty-handed away player does not block the restart either
+    assert b.act({"type": "stop", "level": 1})["ok"]
+    assert b.act({"type": "ready", "level": 1, "ready": True})["ok"]
+    assert rig.game.phase == "playing"
+
+
+def test_the_host_goes_on_without_an_away_player_who_keeps_the_seat():
+    rig = Rig()
+    tv, a, b = rig.playing({"s1": [22], "s2": [23, 50]})
+    a.disconnect()
+    rig.clock.advance(AWAY_GRACE + 0.1)
+    rig.drain()
+    assert b.act({"type": "ready", "level": 1, "ready": True})["ok"]
+    # a connected player cannot be set aside
+    refused = tv.send("host", {"op": "game", "action": {"type": "continue_without", "level": 1, "seat": "s2"}})
+    assert not refused["ok"] and refused["code"] == "not_away"
+    result = tv.send("host", {"op": "game", "action": {"type": "continue_without", "level": 1, "seat": "s1"}})
+    assert result["ok"], result
+    game = rig.game
+    assert game.phase == "playing" and game.hands["s1"] == [] and game.lives == 2
+    assert {"card": 22, "seat": "s1", "reason": "away"} in [
+        {k: d[k] for k in ("card", "seat", "reason")} for d in tv.state["game"]["discards"]]
+    assert "s1" in game.players and "s1" in rig.engine.party.seats
+    assert b.act({"type": "play", "level": 1, "card": 23})["ok"]
+    assert b.act({"type": "play", "level": 1, "card": 50})["ok"]
+    # next level: the still-away player is dealt in and waited for again
+    assert game.level == 2 and len(game.hands["s1"]) == 2
+    rig.clock.advance(AWAY_GRACE + 0.1)
+    rig.drain()
+    assert game.waiting == ["s1"]
+
+
+def test_a_reconnect_within_the_grace_changes_nothing_for_the_table():
+    rig = Rig()
+    tv, a, b = rig.playing({"s1": [22], "s2": [23]})
+    token = a.token
+    a.disconnect()
+    rig.clock.advance(AWAY_GRACE / 2)
+    rig.phone(token=token)
+    rig.clock.advance(AWAY_GRACE * 2)
+    rig.drain()
+    assert rig.game.phase == "playing" and rig.game.away == {} and rig.game.waiting == []
+
+
+def test_an_old_snapshot_without_away_fields_loads():
+    rig = Rig()
+    rig.playing({"s1": [22], "s2": [23]})
+    data = rig.game.to_dict()
+    data["v"] = 1
+    del data["away"], data["waiting"]
+    game = TheMind.from_dict(data, rig.engine.rng)
+    assert game.away == {} and game.waiting == []
