@@ -100,3 +100,69 @@ def test_an_old_snapshot_without_away_fields_loads():
     del data["away"], data["waiting"]
     game = TheMind.from_dict(data, rig.engine.rng)
     assert game.away == {} and game.waiting == []
+
+
+# --- taking a seat back from another browser (issue 16 item 2) ---------------------------------
+
+def test_an_away_seat_is_taken_over_from_another_device_with_the_hosts_permission():
+    rig = Rig()
+    tv, a, b = rig.playing({"s1": [22, 60], "s2": [23]})
+    old_token = a.token
+    a.disconnect()
+    other = rig.phone()
+    asked = other.send("join", {"name": "A"})  # same name after NFKC + casefold
+    assert not asked["ok"] and asked["code"] == "name_taken_away"
+    assert "ホスト" in asked["message"]
+    assert other.send("join", {"name": "a", "claim": True})["ok"]
+    assert other.state["claim"] == {"status": "pending", "name": "a"}
+    assert tv.state["claims"] == [{"id": tv.state["claims"][0]["id"], "seat": "s1", "name": "a"}]
+    assert "claims" not in b.state  # a player's phone is not asked
+    # a player cannot answer; the host can
+    claim_id = tv.state["claims"][0]["id"]
+    assert b.send("host", {"op": "claim", "claim": claim_id, "allow": True})["code"] == "not_host"
+    assert tv.send("host", {"op": "claim", "claim": claim_id, "allow": True})["ok"]
+    welcome = other.welcome
+    assert welcome["seat"] == "s1" and welcome["token"] and welcome["token"] != old_token
+    assert other.state["me"]["seat"] == "s1" and other.state["game"]["hand"] == [22, 60]
+    assert tv.state["claims"] == []
+    # the old page wakes with its old token: told it moved, bound to nothing
+    old = rig.phone(token=old_token)
+    assert old.welcome["seat"] is None and old.welcome["reason"] == "moved"
+    assert old.state["me"] is None
+    assert rig.engine.party.seats["s1"].connections == 1
+
+
+def test_a_connected_seat_can_never_be_taken_over():
+    rig = Rig()
+    tv, a, b = rig.playing({"s1": [22], "s2": [23]})
+    other = rig.phone()
+    assert other.send("join", {"name": "a"})["code"] == "name_taken"
+    assert other.send("join", {"name": "a", "claim": True})["code"] == "claim_no_seat"
+    assert tv.state["claims"] == []
+    # asked while away, but the owner came back before the host answered
+    token = a.token
+    a.disconnect()
+    assert other.send("join", {"name": "a", "claim": True})["ok"]
+    claim_id = tv.state["claims"][0]["id"]
+    back = rig.phone(token=token)
+    assert tv.state["claims"] == [] and other.state["claim"] == {"status": "gone"}
+    assert tv.send("host", {"op": "claim", "claim": claim_id, "allow": True})["code"] == "no_such_claim"
+    assert back.state["me"]["seat"] == "s1" and other.state["me"] is None
+
+
+def test_a_refused_take_over_tells_the_asking_phone_and_changes_nothing():
+    rig = Rig()
+    tv, a, b = rig.playing({"s1": [22], "s2": [23]})
+    token = a.token
+    a.disconnect()
+    other = rig.phone()
+    assert other.send("join", {"name": "a", "claim": True})["ok"]
+    claim_id = tv.state["claims"][0]["id"]
+    assert tv.send("host", {"op": "claim", "claim": claim_id, "allow": False})["ok"]
+    assert other.state["claim"] == {"status": "refused"} and other.state["me"] is None
+    assert rig.engine.party.seats["s1"].token == token
+    # the asking phone going away drops a pending request
+    assert other.send("join", {"name": "a", "claim": True})["ok"]
+    assert len(tv.state["claims"]) == 1
+    other.disconnect()
+    assert tv.state["claims"] == []

@@ -38,6 +38,9 @@
       case "shuriken_declined": return t("the_mind.event.shuriken_declined");
       case "shuriken_lapsed": return t("the_mind.event.shuriken_lapsed");
       case "left": return t("the_mind.event.left", { name: name(e.seat) });
+      case "waiting": return t("the_mind.event.waiting", { names: (e.seats || []).map(name).join("、") });
+      case "back": return t("the_mind.event.back", { name: name(e.seat) });
+      case "continued_without": return t("the_mind.event.continued_without", { name: name(e.seat) });
       case "level_complete": {
         /* a mistake, shuriken or departure that emptied the last hands is told first */
         const cause = e.cause && e.cause.kind !== "play" ? eventText({ last_event: e.cause }, s) + " → " : "";
@@ -121,6 +124,22 @@
       ${chartSvg(g.chart, s)}</section>`;
   }
 
+  /* Play is stopped for a phone that dropped (g.waiting): whom the table waits for, and for the
+     host a button per seat to go on without them (their cards set aside, no life lost). */
+  function awayBox(g, s) {
+    const waiting = g.waiting || [];
+    if (!waiting.length || g.phase === "won" || g.phase === "lost") return "";
+    const names = waiting.map((x) => PH.nameOf(s, x)).join("、");
+    return `<div class="away-wait" data-testid="away-wait" role="status">
+      <p>${esc(t("the_mind.waiting_tv", { names }))}</p>
+      ${s.host ? `<div class="row">${waiting.map((x) => `<button data-without="${esc(x)}" data-testid="continue-without">${esc(t("the_mind.continue_without", { name: PH.nameOf(s, x) }))}</button>`).join("")}</div>` : ""}
+    </div>`;
+  }
+  function wireAway(el, g) {
+    PH.guard(el.querySelectorAll("[data-without]"), (b) => PH.host("game", { action: { type: "continue_without", level: g.level, seat: b.dataset.without } }),
+      { key: "the_mind-without:" + g.level });
+  }
+
   function waitingFor(g, s) {
     const names = g.players.filter((p) => !p.ready).map((p) => PH.nameOf(s, p.seat));
     return names.length ? t("the_mind.waiting_for", { names: names.join(", ") }) : "";
@@ -180,7 +199,7 @@
     }
     PH.patch(root, `<div class="mind phone">${status(g)}
       ${ev ? `<p class="event ${g.last_event.kind}" data-testid="event">${esc(ev)}</p>` : ""}
-      ${proposalBox(g, s, true)}${body}
+      ${proposalBox(g, s, true)}${awayBox(g, s)}${body}
       ${(g.phase === "won" || g.phase === "lost") && g.chart ? chartStrip(g.chart, s) : ""}</div>`, (el) => {
       /* every send is guarded (a double tap sends once); a play also by its card, so the button
          of a card on its way stays off even when another player's card redraws the screen */
@@ -196,6 +215,7 @@
       PH.guard(el.querySelector("[data-propose]"), () => PH.act({ type: "propose_shuriken", level: g.level }), { key: "the_mind-propose" });
       PH.guard(el.querySelectorAll("[data-vote]"), (b) => PH.act({ type: "vote_shuriken", proposal: g.proposal.id, agree: b.dataset.vote === "1" }),
         { key: "the_mind-vote:" + (g.proposal && g.proposal.id) });
+      wireAway(el, g);
     });
   }
 
@@ -235,6 +255,7 @@
     const why = g.phase === "lost" && g.last_event && g.last_event.cause ? eventText({ last_event: g.last_event.cause }, s) : "";
     const banner = over
       ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t(g.phase === "won" ? "the_mind.won" : "the_mind.lost"))}${why ? `<small>${esc(why)}</small>` : ""}</div>`
+      : (g.waiting || []).length ? awayBox(g, s)
       : g.proposal ? proposalBox(g, s, false)
       : ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : "<div></div>";
     const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("the_mind.ready_hint"))}</p>` : ""}
@@ -247,6 +268,7 @@
       <ul class="players">${players}</ul>
       <div class="footer">${footer}</div>
     </div>`, (el) => {
+      wireAway(el, g);
       const svg = el.querySelector(".chart");
       if (!svg || redraw) return;
       const box = svg.getBoundingClientRect();
