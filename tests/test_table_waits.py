@@ -33,8 +33,10 @@ def test_a_dropped_player_pauses_play_after_the_grace_and_nobody_loses_a_life():
     a2 = rig.phone(token=token)
     assert rig.game.waiting == [] and rig.game.hands["s1"] == [22]
     assert tv.state["game"]["last_event"]["kind"] == "back"
-    assert rig.game.phase == "ready"
+    assert rig.game.phase == "ready" and not any(rig.game.ready.values())  # as after a stop
     assert a2.act({"type": "ready", "level": 1, "ready": True})["ok"]
+    assert rig.game.phase == "ready"
+    assert b.act({"type": "ready", "level": 1, "ready": True})["ok"]
     assert rig.game.phase == "playing"
     assert a2.act({"type": "play", "level": 1, "card": 22})["ok"]
     assert b.act({"type": "play", "level": 1, "card": 23})["ok"]

@@ -237,7 +237,8 @@ class TheMind(Game):
         """A player's phone went away or came back (see :meth:`Game.presence`; RULES.md
         "General"). Away: remembered; after :data:`AWAY_GRACE` :meth:`tick` stops play for them
         if they hold cards. Back: no longer waited for; when nobody is waited for any more the
-        event ``"back"`` tells the table, and play resumes once everyone is ready again."""
+        event ``"back"`` tells the table, every ready flag is cleared (as after a stop) and play
+        resumes once everyone is ready again."""
         if not present:
             if seat in self.away:
                 return False
@@ -248,6 +249,9 @@ class TheMind(Game):
         del self.away[seat]
         if seat in self.waiting:
             self.waiting.remove(seat)
+            if not self.waiting and self.phase == "ready":
+                # as after a stop: everyone lays the hand down again, the returner included
+                self.ready = {s: False for s in self.players}
             self._event("back", seat=seat, waiting=list(self.waiting))
         return True
 

@@ -131,7 +131,7 @@
     if (!waiting.length || g.phase === "won" || g.phase === "lost") return "";
     const names = waiting.map((x) => PH.nameOf(s, x)).join("、");
     return `<div class="away-wait" data-testid="away-wait" role="status">
-      <p>${esc(t("the_mind.waiting_tv", { names }))}</p>
+      <p>${esc(t("the_mind.waiting_tv", { names }))}</p><p class="small">${esc(t("the_mind.waiting_hint"))}</p>
       ${s.host ? `<div class="row">${waiting.map((x) => `<button data-without="${esc(x)}" data-testid="continue-without">${esc(t("the_mind.continue_without", { name: PH.nameOf(s, x) }))}</button>`).join("")}</div>` : ""}
     </div>`;
   }
