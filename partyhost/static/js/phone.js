@@ -71,7 +71,7 @@
   function rosterHtml(s, hostTools) {
     return `<ul class="roster" data-testid="roster">${s.party.roster.map((r) => `
       <li class="${r.connected ? "" : "away"}">
-        <span class="dot" style="background:${PH.colorOf(s, r.seat)}"></span>
+        ${PH.markOf(s, r.seat)}
         <span class="who">${esc(r.name)}${s.me && r.seat === s.me.seat ? ` <em>(${esc(t("common.you"))})</em>` : ""}</span>
         ${r.host ? `<span class="tag">${esc(t("roster.host"))}</span>` : ""}
         ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}

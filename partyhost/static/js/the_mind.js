@@ -100,6 +100,7 @@
       placed.push([lx, ly], [cx, cy + 9]);
       const title = hollow ? t("the_mind.chart_" + (c.reason || "mistake")) : PH.nameOf(s, c.seat);
       return `<g class="pt"><title>${esc(title)}</title><circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="13" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="4" ${hollow ? 'stroke-dasharray="5 4"' : ""}/>
+        <text x="${cx.toFixed(1)}" y="${(cy + 6).toFixed(1)}" class="mk" fill="${hollow ? col : "#14161f"}">${PH.shapeOf(c.seat)}</text>
         <text x="${lx.toFixed(1)}" y="${ly.toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
     }).join("");
     return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" data-testid="chart">
@@ -114,13 +115,14 @@
     let prev = 0;
     return `<ol class="strip">${(chart.cards || []).map((c) => {
       const gap = (c.t - prev); prev = c.t;
-      return `<li class="${c.kind}" style="border-color:${PH.colorOf(s, c.seat)}"><b>${c.card}</b><span>${esc(PH.nameOf(s, c.seat))}</span><i>+${gap.toFixed(1)}${esc(t("the_mind.chart_time"))}</i></li>`;
+      return `<li class="${c.kind}" style="border-color:${PH.colorOf(s, c.seat)}"><b data-mark="${PH.shapeOf(c.seat)}">${c.card}</b><span>${esc(PH.nameOf(s, c.seat))}</span><i>+${gap.toFixed(1)}${esc(t("the_mind.chart_time"))}</i></li>`;
     }).join("")}</ol>`;
   }
 
   function chartPanel(g, s) {
     if (!g.chart) return "";
-    return `<section class="chart-panel" data-testid="chart-panel"><h2>${esc(t("the_mind.chart", { level: g.chart.level }))}</h2>
+    const legend = `<p class="legend">${g.players.map((p) => `<span>${PH.markOf(s, p.seat)}${esc(PH.nameOf(s, p.seat))}</span>`).join("")}</p>`;
+    return `<section class="chart-panel" data-testid="chart-panel"><h2>${esc(t("the_mind.chart", { level: g.chart.level }))}</h2>${legend}
       ${chartSvg(g.chart, s)}</section>`;
   }
 
@@ -194,7 +196,7 @@
       /* a spectator: the table as the TV shows it, small */
       body = `<p class="small">${esc(t("the_mind.pile"))}</p>
         <div class="bigcard dim">${g.pile.length ? g.pile[g.pile.length - 1].card : "–"}</div>
-        <ul class="roster">${g.players.map((p) => `<li><span class="dot" style="background:${PH.colorOf(s, p.seat)}"></span>
+        <ul class="roster">${g.players.map((p) => `<li>${PH.markOf(s, p.seat)}
           <span class="who">${esc(PH.nameOf(s, p.seat))}</span><span>${esc(t("the_mind.cards_left", { count: p.cards }))}</span></li>`).join("")}</ul>`;
     }
     PH.patch(root, `<div class="mind phone">${status(g)}
@@ -238,7 +240,7 @@
     const revealed = new Map((g.revealed || []).map((r) => [r.seat, r.cards]));
     const players = g.players.map((p) => `
       <li class="${p.ready && g.phase === "ready" ? "ready" : ""} ${away.has(p.seat) ? "away" : ""}" data-seat="${esc(p.seat)}">
-        <span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(PH.nameOf(s, p.seat))}</span>
+        ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(PH.nameOf(s, p.seat))}</span>
         ${away.has(p.seat) ? `<span class="tag away">${esc(t("the_mind.away"))}</span>` : ""}
         ${revealed.has(p.seat)
           ? `<span class="hand" title="${esc(t("the_mind.revealed"))}">${revealed.get(p.seat).map((c) => `<span class="chip">${c}</span>`).join("") || "–"}</span>`
@@ -249,7 +251,7 @@
       <div class="pile">
         <div class="topcard ${top ? "" : "empty"}" data-testid="pile-top" style="${top ? `border-color:${PH.colorOf(s, top.seat)}` : ""}"><span>${top ? top.card : ""}</span></div>
         <p class="by">${top ? esc(PH.nameOf(s, top.seat)) : esc(t("the_mind.pile_empty"))}</p>
-        <ol class="pilerow">${g.pile.map((c) => `<li style="border-color:${PH.colorOf(s, c.seat)}">${c.card}</li>`).join("")}</ol>
+        <ol class="pilerow">${g.pile.map((c) => `<li style="border-color:${PH.colorOf(s, c.seat)}" data-mark="${PH.shapeOf(c.seat)}" title="${esc(PH.nameOf(s, c.seat))}">${c.card}</li>`).join("")}</ol>
       </div>`;
     const over = g.phase === "won" || g.phase === "lost";
     const why = g.phase === "lost" && g.last_event && g.last_event.cause ? eventText({ last_event: g.last_event.cause }, s) : "";
@@ -259,7 +261,7 @@
       : g.proposal ? proposalBox(g, s, false)
       : ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : "<div></div>";
     const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("the_mind.ready_hint"))}</p>` : ""}
-      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("the_mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
+      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("the_mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}; --mc:${PH.colorOf(s, d.seat)}" data-mark="${PH.shapeOf(d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
     /* exactly five rows: status, banner, centre (pile or chart), players, footer */
     PH.patch(root, `<div class="mind tv phase-${g.phase}">
       ${status(g)}
