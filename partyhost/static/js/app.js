@@ -157,14 +157,20 @@ const PH = (() => {
     carried = [];
   }
 
+  /* The toast is a live region: it holds only the message on show (emptied first, so the same
+     refusal twice is announced twice) and is emptied when it hides, so a screen reader never
+     finds or repeats a stale message. */
   let toastTimer = null;
+  let toastFrame = 0;
   function toast(text, isError) {
     const el = document.getElementById("toast");
     if (!el) return;
-    el.textContent = text;
+    el.textContent = "";
+    clearTimeout(toastFrame);
+    toastFrame = setTimeout(() => { el.textContent = text; }, 30);
     el.className = "toast show" + (isError ? " error" : "");
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { el.className = "toast"; }, 3500);
+    toastTimer = setTimeout(() => { el.className = "toast"; el.textContent = ""; }, 3500);
   }
 
   function buzz(pattern) {

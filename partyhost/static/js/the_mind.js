@@ -13,7 +13,7 @@
 
   function hearts(n, sym, empty, cls) {
     const icons = n > 0 ? Array.from({ length: n }, () => sym).join("") : `<i class="none">${empty}</i>`;
-    return `<span class="${cls}" data-testid="${cls}" aria-label="${esc(t("the_mind." + cls))} ${n}">${icons}<b>${n}</b></span>`;
+    return `<span class="${cls}" data-testid="${cls}" role="img" aria-label="${esc(t("the_mind." + cls))} ${n}">${icons}<b>${n}</b></span>`;
   }
 
   function status(g) {

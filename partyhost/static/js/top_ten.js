@@ -39,7 +39,7 @@
   function tokensHtml(unicorns, poops, flipIndex) {
     const u = Array.from({ length: unicorns }, () => UNICORN).join("");
     const p = Array.from({ length: poops }, (_, i) => (i === flipIndex ? POOP.replace('class="tok poo"', 'class="tok poo flip"') : POOP)).join("");
-    return `<div class="tt-tokens" data-testid="tokens" data-unicorns="${unicorns}" data-poops="${poops}"
+    return `<div class="tt-tokens" data-testid="tokens" role="img" data-unicorns="${unicorns}" data-poops="${poops}"
       aria-label="${esc(t("top_ten.unicorns"))} ${unicorns}, ${esc(t("top_ten.poops"))} ${poops}">
       <span class="zone uni ${u ? "" : "empty"}" title="${esc(t("top_ten.unicorns"))}">${u || "<i></i>"}</span><span class="zone poo ${p ? "" : "empty"}" title="${esc(t("top_ten.poops"))}">${p || "<i></i>"}</span></div>`;
   }
