@@ -168,3 +168,31 @@ def test_a_refused_take_over_tells_the_asking_phone_and_changes_nothing():
     assert len(tv.state["claims"]) == 1
     other.disconnect()
     assert tv.state["claims"] == []
+
+
+# --- what the other games do for an absent player ----------------------------------------------
+
+def test_diabolo_stops_the_turning_when_the_dealers_phone_goes():
+    rig = Rig()
+    tv = rig.tv()
+    phones = {name: rig.phone(name) for name in ("a", "b", "c")}
+    assert tv.send("host", {"op": "choose", "game": "diabolo"})["ok"]
+    assert tv.send("host", {"op": "start"})["ok"]
+    game = rig.game
+    dealer = phones[{"s1": "a", "s2": "b", "s3": "c"}[game.dealer]]
+    other = next(p for p in phones.values() if p is not dealer)
+    assert dealer.act({"type": "auto", "round": game.round, "on": True})["ok"]
+    assert game.auto_on
+    # another player's phone going changes nothing
+    other.disconnect()
+    assert game.auto_on
+    turned = game.turned
+    dealer.disconnect()
+    assert not game.auto_on and game.next_turn_at is None
+    assert tv.state["game"]["last_event"]["kind"] == "auto"
+    rig.clock.advance(30)
+    rig.drain()
+    assert game.turned == turned  # no card turned past the absent dealer
+    # the host can start it again for them
+    assert tv.send("host", {"op": "game", "action": {"type": "auto", "on": True}})["ok"]
+    assert game.auto_on

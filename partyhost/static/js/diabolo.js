@@ -97,6 +97,7 @@
       case "claim_rejected": return t("diabolo.claim_rejected", { name: name(s, e.seat), word: e.word });
       case "picked": return c ? t("diabolo.claim_rejected", { name: name(s, c.seat), word: c.word }) : "";
       case "deal": return t("diabolo.dealer", { name: name(s, e.dealer) });
+      case "auto": return e.away ? t("diabolo.auto_away", { name: name(s, e.away) }) : "";
       case "round_end": return t("diabolo.round_end", { round: e.round });
       case "over": return t("diabolo.final");
       default: return "";
