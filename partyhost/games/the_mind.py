@@ -63,8 +63,8 @@ MAX_SHURIKEN = 3
 SHURIKEN_VOTE_SECONDS = 30.0
 
 #: Seconds a player holding cards may be away (a phone's socket closed) before play stops to
-#: wait for them (our own rule for phones, RULES.md "General": an absent player is never played
-#: over). A reconnect after a blink (about 1.5 s on a good network) goes unnoticed by the table.
+#: wait for them (our own rule for phones, issue 16: an absent player is never played over; the
+#: rulebook's table has nobody drop out). A reconnect after a blink (about 1.5 s on a good network) goes unnoticed by the table.
 AWAY_GRACE = 1.5
 
 PHASES = ("ready", "playing", "won", "lost")
@@ -234,8 +234,8 @@ class TheMind(Game):
         return [s for s in self.players if s in self.away and s not in self.waiting and self.hands.get(s)]
 
     def _presence(self, seat: str, present: bool, now: float) -> bool:
-        """A player's phone went away or came back (see :meth:`Game.presence`; RULES.md
-        "General"). Away: remembered; after :data:`AWAY_GRACE` :meth:`tick` stops play for them
+        """A player's phone went away or came back (see :meth:`Game.presence`; our own rule
+        for phones, issue 16). Away: remembered; after :data:`AWAY_GRACE` :meth:`tick` stops play for them
         if they hold cards. Back: no longer waited for; when nobody is waited for any more the
         event ``"back"`` tells the table, every ready flag is cleared (as after a stop) and play
         resumes once everyone is ready again."""
@@ -259,7 +259,7 @@ class TheMind(Game):
         """The host goes on without an away player: their hand is set aside face up (chart
         reason ``"away"``), no life is lost, and they keep their seat (they are dealt in again at
         the next level). Play starts if everyone else is ready; the level is complete if no
-        hand holds cards any more. Ours (RULES.md "General").
+        hand holds cards any more. Ours (issue 16), as a kick's face-up discard without the kick.
 
         Raises ``"not_a_player"`` (not playing), ``"not_away"`` (the phone is connected).
         """
