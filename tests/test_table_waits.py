@@ -160,7 +160,10 @@ def test_a_refused_take_over_tells_the_asking_phone_and_changes_nothing():
     other = rig.phone()
     assert other.send("join", {"name": "a", "claim": True})["ok"]
     claim_id = tv.state["claims"][0]["id"]
-    assert tv.send("host", {"op": "claim", "claim": claim_id, "allow": False})["ok"]
+    # a host phone is asked too, and may answer
+    assert tv.send("host", {"op": "promote", "seat": "s2"})["ok"]
+    assert b.state["claims"][0]["id"] == claim_id
+    assert b.send("host", {"op": "claim", "claim": claim_id, "allow": False})["ok"]
     assert other.state["claim"] == {"status": "refused"} and other.state["me"] is None
     assert rig.engine.party.seats["s1"].token == token
     # the asking phone going away drops a pending request
@@ -196,3 +199,20 @@ def test_diabolo_stops_the_turning_when_the_dealers_phone_goes():
     # the host can start it again for them
     assert tv.send("host", {"op": "game", "action": {"type": "auto", "on": True}})["ok"]
     assert game.auto_on
+
+
+def test_after_a_host_restart_the_mind_waits_for_whoever_does_not_come_back():
+    from partyhost.engine import Engine, Message
+
+    rig = Rig()
+    rig.playing({"s1": [22], "s2": [23]})
+    snapshot = {"party": rig.engine.party.to_dict(), "game_now": rig.engine.game_now()}
+    clock = rig.clock
+    engine = Engine(lambda *args: None, seed=1, clock=clock, snapshot=snapshot)
+    game = engine.party.game
+    assert game.phase == "ready" and set(game.away) == {"s1", "s2"}
+    token = engine.party.seats["s1"].token
+    engine._process(Message(clock(), 0, "sid-a", "connect", None, {"role": "phone", "token": token}))
+    clock.advance(2.0)
+    engine.drain()
+    assert game.waiting == ["s2"] and "s1" not in game.away
