@@ -166,7 +166,7 @@
     const playing = !!(s.me && s.me.playing && me);
     feel(g, s);
     const ev = g.phase === "won" || g.phase === "lost" || (g.proposal && g.last_event && g.last_event.kind === "shuriken_proposed")
-      ? "" : eventText(g, s);
+      || (g.waiting || []).length ? "" : eventText(g, s); /* the waiting box says it (awayBox) */
     let body = "";
     if (g.phase === "won" || g.phase === "lost") {
       body = `<div class="result ${g.phase}" data-testid="result">${esc(t(g.phase === "won" ? "the_mind.won" : "the_mind.lost"))}</div>
