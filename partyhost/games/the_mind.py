@@ -64,8 +64,9 @@ SHURIKEN_VOTE_SECONDS = 30.0
 
 #: Seconds a player holding cards may be away (a phone's socket closed) before play stops to
 #: wait for them (our own rule for phones, issue 16: an absent player is never played over; the
-#: rulebook's table has nobody drop out). A reconnect after a blink (about 1.5 s on a good network) goes unnoticed by the table.
-AWAY_GRACE = 1.5
+#: rulebook's table has nobody drop out). A phone that reconnects
+#: or reloads (about 1.5 s on a party's Wi-Fi, issue 16) does so unnoticed by the table.
+AWAY_GRACE = 2.0
 
 PHASES = ("ready", "playing", "won", "lost")
 
