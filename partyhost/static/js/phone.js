@@ -10,7 +10,7 @@
 
   PH.langButton();
   PH.connect("phone");
-  PH.on("welcome", (w) => { welcome = w; if (w.seat) kicked = false; render(); });
+  PH.on("welcome", (w) => { welcome = w; if (w.seat) { kicked = false; claimOffer = null; } render(); });
   PH.on("kicked", () => { kicked = true; welcome = null; screen = ""; });
   PH.on("state", () => render());
   PH.on("conn", () => render());
