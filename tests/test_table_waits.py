@@ -216,3 +216,24 @@ def test_after_a_host_restart_the_mind_waits_for_whoever_does_not_come_back():
     clock.advance(2.0)
     engine.drain()
     assert game.waiting == ["s2"] and "s1" not in game.away
+
+
+def test_word_basket_does_not_hold_a_vote_for_an_away_voter():
+    from .wb_rig import K, arrange
+
+    rig = Rig(seed=15)
+    tv = rig.tv()
+    a, b, c, d = (rig.phone(n) for n in ("a", "b", "c", "d"))
+    assert tv.send("host", {"op": "choose", "game": "word_basket"})["ok"]
+    assert tv.send("host", {"op": "start"})["ok"]
+    g = arrange(rig.game, {"s1": [K("る"), K("こ")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("く")],
+                           "s4": [K("み"), K("か")]}, K("あ"))
+    assert a.act({"type": "play", "field": g.field["serial"], "card": K("る"), "word": "あぬぬる"})["ok"]
+    assert b.act({"type": "challenge", "field": rig.game.field["serial"]})["ok"]
+    vote = tv.state["game"]["vote"]
+    assert vote["voters"] == ["s2", "s3", "s4"]
+    assert c.act({"type": "vote", "vote": vote["id"], "ballot": "accept"})["ok"]
+    assert rig.game.vote is not None  # 1 : 1, s4 still to vote
+    d.disconnect()  # s4's phone goes: the two present voters tie, and a tie lets the word stand
+    assert rig.game.vote is None
+    assert tv.state["game"]["chain"][-1]["status"] == "accepted"
