@@ -14,9 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-
-coloraide = pytest.importorskip("coloraide")
-Color = coloraide.Color
+from coloraide import Color  # the `test` extra (make install-test)
 
 STATIC = Path(__file__).resolve().parent.parent / "partyhost" / "static"
 MIN_DELTA_E = 15.0
