@@ -189,10 +189,7 @@ class Sim:
         self.hub = hub
         self.label = label
         self.role = role
-        self.sio = socketio.Client(
-            reconnection=False,
-            websocket_extra_options={"skip_utf8_validation": self.skip_utf8_validation},
-        )
+        self.sio = self.make_client()
         self.view: dict | None = None
         self.key: tuple[int, int] = (-1, -1)
         self.arrival: float | None = None
@@ -212,6 +209,13 @@ class Sim:
         self.sio.on("result", self._on_result)
         self.sio.on("kicked", self._on_kicked)
         self.sio.on("disconnect", self._on_disconnect)
+
+    def make_client(self):
+        """The Socket.IO client (``bench_fanout.py`` swaps in one that offers permessage-deflate)."""
+        return socketio.Client(
+            reconnection=False,
+            websocket_extra_options={"skip_utf8_validation": self.skip_utf8_validation},
+        )
 
     # receive side (client threads)
     def _on_state(self, data) -> None:
@@ -301,6 +305,8 @@ def _safe_disconnect(s: Sim) -> None:
 # ----- the bench for one async mode -----------------------------------------------------------
 
 class ModeBench:
+    sim_class = Sim
+
     def __init__(self, mode: str, args: argparse.Namespace) -> None:
         self.mode = mode
         self.args = args
@@ -381,14 +387,14 @@ class ModeBench:
     def connect_clients(self) -> None:
         a = self.args
         hub = self.hub
-        self.tv = Sim(hub, "tv", "tv")
+        self.tv = self.sim_class(hub, "tv", "tv")
         self.tv.connect(self.url, {"role": "tv", "lang": "en"}, a.timeout)
         wait_until(hub, lambda: self.tv.view is not None, a.timeout, "the TV's first state")
         if not self.tv.view.get("host"):
             raise BenchError("the loopback TV page has no host powers")
         t0 = perf()
         for i in range(a.phones):
-            p = Sim(hub, f"phone{i + 1}", "phone")
+            p = self.sim_class(hub, f"phone{i + 1}", "phone")
             self.phones.append(p)  # before connecting: the finally block disconnects it
             p.connect(self.url, {"role": "phone", "lang": "en"}, a.timeout)
             wait_until(hub, lambda: p.welcome is not None, a.timeout, f"{p.label} welcome")

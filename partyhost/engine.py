@@ -71,7 +71,7 @@ ENVELOPES: dict[str, dict] = {
         "properties": {
             "id": _ID,
             "op": {"enum": ["choose", "start", "restart", "pause", "resume", "end", "kick",
-                            "promote", "address", "game", "claim"]},
+                            "promote", "address", "game", "coach", "claim"]},
             "claim": {"type": "string", "maxLength": 40},
             "allow": {"type": "boolean"},
             "action": {"type": "object"},
@@ -80,6 +80,7 @@ ENVELOPES: dict[str, dict] = {
             "seat": {"type": "string", "maxLength": 20},
             "index": {"type": "integer", "minimum": 0},
             "serial": {"type": "integer"},
+            "on": {"type": "boolean"},
         },
         "required": ["op"],
         "additionalProperties": False,
@@ -145,6 +146,32 @@ def reply_id(payload: Any) -> str | int | None:
     return None
 
 
+def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
+    """``view`` as compact strict JSON with sorted keys, exactly as :func:`wire.compact` writes it,
+    but each top-level dict or list is written once per ``memo``: views that share the same
+    object (the party view, a seat's game view, see :meth:`Engine.view_for`) reuse its text.
+
+    Args:
+        view: a view (a dict with string keys).
+        memo: ``id(part) -> (part, text)`` kept for one flush (the part is held so its id
+            cannot be reused meanwhile).
+    Raises:
+        ValueError: a non-finite number anywhere in the view.
+    """
+    parts = []
+    for key in sorted(view):
+        value = view[key]
+        if isinstance(value, (dict, list)):
+            done = memo.get(id(value))
+            if done is None:
+                done = memo[id(value)] = (value, wire.compact(value))
+            text = done[1]
+        else:
+            text = wire.compact(value)
+        parts.append(f"{wire.compact(key)}:{text}")
+    return "{" + ",".join(parts) + "}"
+
+
 class Engine:
     """The party's one engine loop.
 
@@ -193,6 +220,7 @@ class Engine:
         self.party = Party(room=room_code(self.rng))
         self.connections: dict[str, Connection] = {}
         self._sent: dict[str, str] = {}
+        self._catalogue_sent: dict[str, str] = {}  # sid -> the games catalogue it holds (JSON)
         self._recent_by_seat: dict[str, deque] = {}
         self._paused_total = 0.0
         self._game_floor = float("-inf")  # the latest game time handed out (see received_game_time)
@@ -461,6 +489,7 @@ class Engine:
         )
         self.connections[message.sid] = conn
         self._sent.pop(message.sid, None)
+        self._catalogue_sent.pop(message.sid, None)
         welcome: dict[str, Any] = {"seat": None, "room": self.party.room, "role": conn.role}
         if conn.role == "phone" and meta.get("token") is not None:
             seat = self.party.seat_of_token(meta.get("token"))
@@ -505,6 +534,7 @@ class Engine:
     def _on_disconnect(self, message: Message) -> None:
         conn = self.connections.pop(message.sid, None)
         self._sent.pop(message.sid, None)
+        self._catalogue_sent.pop(message.sid, None)
         self._claim_answer.pop(message.sid, None)
         for claim_id in [c["id"] for c in self._claims.values() if c["sid"] == message.sid]:
             del self._claims[claim_id]
@@ -704,7 +734,13 @@ class Engine:
             if game.over:
                 raise RuleError("game_over")
             action = payload.get("action")
-            self._guarded(lambda: game.host_apply(action, self._rules_now()))
+            by = None if conn.host_screen else conn.seat  # a promoted phone acts from its seat
+            self._guarded(lambda: game.host_apply(action, self._rules_now(), by=by))
+        elif op == "coach":
+            # the first-round coach: the lobby switch, or (during a game) the host's skip
+            if "on" not in payload:
+                raise RuleError("malformed", detail="on: required")
+            party.set_coach(payload["on"])
         elif op == "address":
             index = payload.get("index", 0)
             if index >= len(self.addresses):
@@ -735,16 +771,28 @@ class Engine:
             "serial": party.game_serial,
             "players": list(party.players),
             "over": bool(party.game is not None and party.game.over),
+            "coach": party.coach_on(),
             "ended": party.ended,
         }
 
-    def view_for(self, conn: Connection) -> dict:
+    def view_for(self, conn: Connection, shared: dict | None = None) -> dict:
         """Everything one socket may see: the party, its own seat, and the game view of that
-        seat (the table view for TV pages, spectators and phones not yet seated)."""
+        seat (the table view for TV pages, spectators and phones not yet seated).
+
+        Args:
+            conn: the socket.
+            shared: a dict kept for one flush: the parts every socket sees alike (the party
+                view, each seat's game view, the join box) are built once and the *same
+                objects* are put in every view, so :func:`encode_view` writes each once.
+        """
+        if shared is None:
+            shared = {}
         party = self.party
         game = party.game
         seat_id = conn.seat
-        view: dict[str, Any] = {"party": self.party_view(), "host": self.is_host(conn)}
+        if "party" not in shared:
+            shared["party"] = self.party_view()
+        view: dict[str, Any] = {"party": shared["party"], "host": self.is_host(conn)}
         if conn.role == "phone":
             seat = party.seats.get(seat_id) if seat_id else None
             view["me"] = None if seat is None else {
@@ -757,22 +805,28 @@ class Engine:
             elif seat is None and conn.sid in self._claim_answer:
                 view["claim"] = {"status": self._claim_answer[conn.sid]}
         if game is not None:
-            view["game"] = game.view(seat_id if seat_id in party.players else None)
+            game_seat = seat_id if seat_id in party.players else None
+            if ("game", game_seat) not in shared:
+                shared["game", game_seat] = game.view(game_seat)
+            view["game"] = shared["game", game_seat]
         else:
             view["game"] = None
-        if conn.role == "tv" or self.is_host(conn):
-            url = self.join_url()
-            view["join"] = {
-                "url": url,
-                "addresses": [
-                    {"address": c.address, "interface": c.interface, "virtual": c.virtual,
-                     "default_route": c.default_route}
-                    for c in self.addresses
-                ],
-                "index": party.address_index,
-            }
-            view["alerts"] = self.alerts()
-            view["claims"] = self.claims()
+        if conn.role == "tv" or view["host"]:
+            if "join" not in shared:
+                shared["join"] = {
+                    "url": self.join_url(),
+                    "addresses": [
+                        {"address": c.address, "interface": c.interface, "virtual": c.virtual,
+                         "default_route": c.default_route}
+                        for c in self.addresses
+                    ],
+                    "index": party.address_index,
+                }
+                shared["alerts"] = self.alerts()
+                shared["claims"] = self.claims()
+            view["join"] = shared["join"]
+            view["alerts"] = shared["alerts"]
+            view["claims"] = shared["claims"]
         return view
 
     def alert(self, code: str, **params: Any) -> None:
@@ -833,21 +887,55 @@ class Engine:
         now = self.game_now()
         if self.store is not None:
             self._save(now)
+        # A view depends on the socket's role, its seat and its host powers only (view_for), so
+        # each distinct view is built and encoded once per flush, however many screens show it.
+        # The encoding is both the "did it change" key and the text that goes out (issue 18).
+        # The games catalogue never changes while the host runs: the views are encoded without
+        # it, and a socket gets it only in its first state after each (re)connect (app.js keeps it).
+        lean: dict[tuple, tuple[dict, dict, str] | None] = {}  # kind -> (full view, lean view, text)
+        full: dict[tuple, str] = {}  # kind -> text with the catalogue, for sockets without it
+        shared: dict = {}
+        memo: dict[int, tuple[Any, str]] = {}
+        lean_party: dict | None = None
+        catalogue: str | None = None
+        outgoing: dict[str, tuple[dict, list[str]]] = {}
         unsendable: list[str] = []
         for conn in list(self.connections.values()):
-            view = self.view_for(conn)
-            try:
-                key = wire.dumps(view, sort_keys=True, ensure_ascii=False)
-            except ValueError:
-                # a non-finite number in a view: a bug in a game. That socket keeps its last
-                # good state; the others still get theirs, then the bug is raised loudly.
+            kind = (conn.role, conn.seat, self.is_host(conn))
+            if kind not in lean:
+                view = self.view_for(conn, shared)
+                if lean_party is None:
+                    lean_party = {k: v for k, v in view["party"].items() if k != "games"}
+                lean_view = {**view, "party": lean_party}
+                try:
+                    lean[kind] = (view, lean_view, encode_view(lean_view, memo))
+                    if catalogue is None:
+                        catalogue = wire.compact(view["party"].get("games"))
+                except ValueError:
+                    # a non-finite number in a view: a bug in a game. That socket keeps its last
+                    # good state; the others still get theirs, then the bug is raised loudly.
+                    lean[kind] = None
+            entry = lean[kind]
+            if entry is None:
                 unsendable.append(conn.sid)
                 continue
-            if self._sent.get(conn.sid) == key:
+            view, lean_view, text = entry
+            if self._sent.get(conn.sid) == text and self._catalogue_sent.get(conn.sid) == catalogue:
                 continue
-            self._sent[conn.sid] = key
+            self._sent[conn.sid] = text
+            if self._catalogue_sent.get(conn.sid) == catalogue:
+                outgoing.setdefault(text, (lean_view, []))[1].append(conn.sid)
+                continue
+            self._catalogue_sent[conn.sid] = catalogue
+            if kind not in full:
+                full[kind] = encode_view(view, memo)
+            outgoing.setdefault(full[kind], (view, []))[1].append(conn.sid)
+        now_json = '{"now":' + wire.dumps(now) + ","
+        for text, (view, sids) in outgoing.items():
             view["now"] = now
-            self._send("state", view, conn.sid)
+            state = wire.EncodedView(view, now_json + text[1:])  # a view is never {}
+            for sid in sids:
+                self._send("state", state, sid)
         if unsendable:
             raise ValueError(f"a view holds a non-finite number (sockets {unsendable}); not sent")
 

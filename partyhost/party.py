@@ -101,6 +101,8 @@ class Party:
     ended: dict | None = None
     address_index: int = 0
     next_seat: int = 1
+    played: list[str] = field(default_factory=list)
+    coach_choice: dict[str, bool] = field(default_factory=dict)
 
     # ----- seats -------------------------------------------------------------------------
     def seat_of_token(self, token: object) -> Seat | None:
@@ -206,6 +208,22 @@ class Party:
             self.options[game_key] = registry.check_options(cls, options)
         self.game_key = game_key
 
+    def coach_on(self, game_key: str | None = None) -> bool:
+        """Whether the first-round coach (はじめてモード) will run for ``game_key`` (default: the
+        chosen game): the host's lobby switch when set, else on for a kind of game this party
+        has not played yet."""
+        key = game_key or self.game_key
+        return self.coach_choice.get(key, key not in self.played)
+
+    def set_coach(self, on: bool) -> None:
+        """The host's coach switch: in the lobby it decides the chosen game's next start; during
+        a game, off skips the coach at once (on turns it back on)."""
+        if self.running:
+            self.game.coach = bool(on)
+            self.game.version += 1
+        else:
+            self.coach_choice[self.game_key] = bool(on)
+
     @property
     def running(self) -> bool:
         """A game is under way (started and not over)."""
@@ -244,6 +262,10 @@ class Party:
         except RuleError as error:
             error.scope = error.scope or cls.KEY  # the game's own words for its refusal
             raise
+        game.coach = self.coach_on(cls.KEY)
+        if cls.KEY not in self.played:
+            self.played.append(cls.KEY)
+        self.coach_choice.pop(cls.KEY, None)  # the switch was for this start; next time: played
         self.game = game
         self.players = players
         self.last_players = list(players)
@@ -306,6 +328,8 @@ class Party:
             "ended": self.ended,
             "address_index": self.address_index,
             "next_seat": self.next_seat,
+            "played": list(self.played),
+            "coach_choice": dict(self.coach_choice),
         }
 
     @classmethod
@@ -360,6 +384,11 @@ class Party:
         party.ended = data.get("ended")
         party.address_index = data.get("address_index", 0)
         party.next_seat = data.get("next_seat", len(party.seats) + 1)
+        played = data.get("played") or []
+        party.played = [k for k in played if isinstance(k, str)] if isinstance(played, list) else []
+        choice = data.get("coach_choice") or {}
+        party.coach_choice = ({k: v for k, v in choice.items() if isinstance(v, bool)}
+                              if isinstance(choice, dict) else {})
         saved_game = data.get("game")
         if saved_game:
             key = saved_game.get("key") if isinstance(saved_game, dict) else None

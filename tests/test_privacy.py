@@ -9,7 +9,7 @@ import pytest
 
 from .helpers import Rig
 
-GAME_KEYS = {"game", "phase", "level", "levels", "lives", "shuriken", "players", "pile", "discards",
+GAME_KEYS = {"game", "guide", "coach", "phase", "level", "levels", "lives", "shuriken", "players", "pile", "discards",
              "proposal", "last_event", "chart", "revealed", "version", "away", "waiting"}
 SEAT_KEYS = GAME_KEYS | {"hand", "me"}
 

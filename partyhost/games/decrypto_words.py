@@ -214,6 +214,14 @@ def exact_guesses(guesses: list[str], keywords: list[str], lang: str) -> list[bo
     return [bool(g) and normalize(g) in keyword_forms(k, lang) for g, k in zip(guesses, keywords)]
 
 
+def named_keywords(guesses: list[str], keywords: list[str], lang: str) -> list[bool]:
+    """For the tie-break (RULES.md "Decrypto"): which keywords the guesses name, in any slot (a
+    word named in the wrong slot still counts; normalised, readings included; a blank guess
+    names nothing). Returns one bool per keyword (``len(keywords)``, 4)."""
+    named = {normalize(g) for g in guesses if g and normalize(g)}
+    return [bool(named & keyword_forms(k, lang)) for k in keywords]
+
+
 def check_clue(clue: str, keywords: list[str], used: set[str], lang: str) -> str:
     """Tidy one clue of a team and check it (§clues). Returns the tidy clue.
 

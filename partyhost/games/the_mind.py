@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from . import schema
+from . import schema, the_mind_coach
 from .base import Game, Move, RuleError, plain
 
 # --- rules as data ---------------------------------------------------------------------------
@@ -355,19 +355,28 @@ class TheMind(Game):
     def _do_stop(self, seat: str, action: dict, now: float) -> None:
         """Pause play; everyone readies again (seeds/003_… §3).
 
-        Raises ``"not_playing"``.
+        Raises ``"not_playing"`` (before the level's first start) or ``"stopped"`` (play stopped).
         """
         if self.phase != "playing":
-            raise RuleError("not_playing")
+            self._refuse_not_playing()
         self._pause(now)
         self._event("stop", by=seat)
+
+    def _refuse_not_playing(self) -> None:
+        """Why a play or a stop is refused while the table is not playing: ``"not_playing"``
+        before the level's first start (everyone has not readied yet), ``"stopped"`` once the level
+        has been played and stopped (a ストップ, a mistake or a shuriken: the table refocuses and
+        play resumes when everyone is ready again; seeds/003_… §3)."""
+        if self.log or self.elapsed > 0:
+            raise RuleError("stopped")
+        raise RuleError("not_playing")
 
     def _do_play(self, seat: str, action: dict, now: float) -> None:
         """Play the seat's lowest card (seeds/003_… §3, §4; RULES.md "The Mind").
 
         Checks, in this order (after the pipeline's ``"stale"`` level check): ``"card_gone"`` (params ``card``: not in the
         seat's hand, e.g. discarded by a mistake or shuriken meanwhile, or a doubled tap);
-        ``"not_playing"``; ``"shuriken_vote_open"``; ``"not_lowest"`` (params ``card``).
+        ``"not_playing"`` / ``"stopped"`` (see :meth:`_refuse_not_playing`); ``"shuriken_vote_open"``; ``"not_lowest"`` (params ``card``).
 
         If any hand holds a lower card, exactly one life is lost and every lower card in every
         hand is discarded face up (reason ``"mistake"``, same ``t``); at zero lives the game is
@@ -378,7 +387,7 @@ class TheMind(Game):
         if card not in hand:
             raise RuleError("card_gone", card=card)
         if self.phase != "playing":
-            raise RuleError("not_playing")
+            self._refuse_not_playing()
         if self.proposal is not None:
             raise RuleError("shuriken_vote_open")
         if card != hand[0]:
@@ -609,6 +618,14 @@ class TheMind(Game):
             out["hand"] = list(self.hands.get(seat, [])) if seat in self.players else []
             out["me"] = seat
         return out
+
+    def guide(self, seat: str | None) -> dict:
+        """What ``seat`` can do now (see :mod:`partyhost.games.the_mind_coach`)."""
+        return the_mind_coach.guide(self, seat)
+
+    def coach_view(self, seat: str | None) -> dict:
+        """The first-level coach (see :mod:`partyhost.games.the_mind_coach`)."""
+        return the_mind_coach.coach_view(self, seat)
 
     # --- for the conformance suite and bots -------------------------------------------------
 

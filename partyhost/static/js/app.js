@@ -61,6 +61,8 @@ const PH = (() => {
     socket.on("kicked", () => { store.set("token", null); fire("kicked", {}); });
     socket.on("state", (s) => {
       s.receivedAt = Date.now(); /* wall clock: it keeps running while a phone sleeps */
+      /* The games catalogue comes in the first state after each (re)connect only: keep it. */
+      if (!s.party.games && last) s.party.games = last.party.games;
       last = s;
       if (firstSerial === null) firstSerial = s.party.serial;
       const due = afterState.splice(0);
@@ -630,7 +632,7 @@ const PH = (() => {
         ${open ? countdown(v.closes, { testid: "vote-countdown" }) : ""}</p>
       ${voter ? `<div class="ballot">${ballot("accept")}${ballot("reject")}</div>` : ""}
       ${mode === "phone" && v.subject && v.subject.seat === me ? `<p class="small yours">${esc(t("vote.yours"))}</p>` : ""}
-      ${mode !== "watch" && s.host && open ? `<div class="overrule"><span>${esc(t("vote.overrule"))}</span>${overrule("accept")}${overrule("reject")}</div>` : ""}
+      ${mode !== "watch" && s.host && open && !(mode === "phone" && v.subject && v.subject.seat === me) ? `<div class="overrule"><span>${esc(t("vote.overrule"))}</span>${overrule("accept")}${overrule("reject")}</div>` : ""}
     </div>`;
   }
 

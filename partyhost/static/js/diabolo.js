@@ -110,10 +110,19 @@
   }
   /* The table vote on a word the list does not know: the kit's box (ballots and overrule carry
      the vote id that was drawn), the word and its cards as subject. mode: "phone" or "tv". */
+  /* A Ψ card reads as a Greek letter until someone says what it is: while one lies face up, the
+     TV says it (and the same for ΨΨ). */
+  function jokerNote(g) {
+    const kinds = new Set((g.table || []).filter((c) => c.joker).map((c) => c.joker));
+    return [...kinds].sort().map((k) => `<p class="dia-joker-note" data-testid="joker-note-${k}">${esc(t(k === 2 ? "diabolo.joker2_intro" : "diabolo.joker_intro"))}</p>`).join("");
+  }
+  /* The game's word language, named wherever a table might forget it (German by default). */
+  const langName = (g) => t("diabolo.opt." + ((g && g.lang) || "de"));
   function voteBox(g, s, mode) {
     if (!g.vote || !g.claim) return "";
     return PH.voteBox(s, g.vote, { mode, cls: "dia-vote",
-      subject: `<p class="ask">${esc(t("diabolo.claim_vote", { name: name(s, g.claim.seat), word: g.claim.word }))}</p>${claimCards(g.claim)}` });
+      subject: `<p class="ask">${esc(t("diabolo.claim_vote", { name: name(s, g.claim.seat), word: g.claim.word }))}</p>
+        <p class="ask vote-lang" data-testid="vote-lang">${esc(t("diabolo.vote_lang", { word: g.claim.word, lang: langName(g) }))}</p>${claimCards(g.claim)}` });
   }
   function scoresTable(g, s) {
     const rounds = g.results;
@@ -172,7 +181,7 @@
       <div class="dia-compose" data-testid="compose">
         <div class="dia-spell" data-testid="spell" data-part="spell"></div>
         <div class="dia-joker" data-testid="joker-picker" data-part="joker" hidden></div>
-        <input data-testid="word" autocomplete="off" autocapitalize="characters" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("diabolo.type_word"))}">
+        <input data-testid="word" autocomplete="off" autocapitalize="characters" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("diabolo.type_word_lang", { lang: langName(PH.last && PH.last.game) }))}">
         <p class="small dia-preview" data-testid="preview"></p>
         <div class="row"><button class="primary big" data-testid="send">${esc(t("diabolo.send"))}</button></div>
         <div class="row"><button class="small" data-testid="undo">${esc(t("diabolo.back"))}</button><button class="small" data-testid="clear">${esc(t("diabolo.clear"))}</button></div>
@@ -375,7 +384,7 @@
       : g.phase === "turning" && !g.table.length && !g.auto ? `<p class="event big">${esc(t("diabolo.waiting_dealer"))}</p>`
       : "";
     const center = g.phase === "scored" || g.phase === "over" ? endPanel(g, s)
-      : `<div class="dia-row tv n${Math.min(g.table.length, 40) > 24 ? "-many" : g.table.length > 14 ? "-more" : ""}" data-testid="tv-row">${g.table.map((c, i) => cardHtml(c, (held.has(c.id) ? "lifted" : "") + (i === g.table.length - 1 && e && e.kind === "turn" ? " new" : ""), `data-card="${c.id}"`)).join("")}</div>`;
+      : `<div class="dia-row tv n${Math.min(g.table.length, 40) > 24 ? "-many" : g.table.length > 14 ? "-more" : ""}" data-testid="tv-row">${g.table.map((c, i) => cardHtml(c, (held.has(c.id) ? "lifted" : "") + (i === g.table.length - 1 && e && e.kind === "turn" ? " new" : ""), `data-card="${c.id}"`)).join("")}</div>${jokerNote(g)}`;
     const players = g.players.map((p) => `<li class="${g.dealer === p.seat ? "dealer" : ""} ${away.has(p.seat) ? "away" : ""} ${p.passed ? "passed" : ""}" data-testid="player-${esc(p.seat)}">
         ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${g.dealer === p.seat ? "🂠 " : ""}${esc(name(s, p.seat))}</span>
         <b class="n" data-testid="count-${esc(p.seat)}">${p.cards}</b>
@@ -384,6 +393,7 @@
     PH.patch(root, `<div class="dia tv phase-${g.phase}">
       <div class="dia-status tv">
         <span class="rnd" data-testid="tv-round">${esc(roundText(g))}</span>
+        <span class="lang" data-testid="tv-lang">${esc(t("diabolo.tv_lang", { lang: langName(g) }))}</span>
         <span>${esc(t("diabolo.dealer", { name: name(s, g.dealer) }))}</span>
         ${tempoText(g) ? `<span data-testid="tv-tempo">${esc(tempoText(g))}</span>` : ""}
         <span class="deck" data-testid="tv-deck">${esc(g.deck_left ? t("diabolo.deck_left", { count: g.deck_left }) : t("diabolo.deck_out"))}</span>

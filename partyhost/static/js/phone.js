@@ -99,6 +99,7 @@
           ${!canStart && g ? `<p class="note">${esc(t("lobby.need", { game: t(g.key + ".name"), min: g.min, max: g.max, count }))}</p>`
             : g && count > g.max ? `<p class="note">${esc(t("lobby.sitout", { count: count - g.max }))}</p>` : ""}`
           : `<p class="waiting" data-testid="waiting">${esc(t("lobby.waiting"))}</p>`}
+        ${PH.coach ? PH.coach.lobby(s) : ""}
         <div class="game-options-here"></div>
         <h2>${esc(t("lobby.players"))} (${count})</h2>
         ${rosterHtml(s, hostTools)}
@@ -129,7 +130,7 @@
 
   function renderGame(s) {
     const game = PH.games[s.game.game];
-    if (screen !== "game") setScreen("game", `<div class="host-slot"></div><div class="banner-slot"></div><div id="game-root"></div><div class="pause-slot"></div>`);
+    if (screen !== "game") setScreen("game", `<div class="host-slot"></div><div class="banner-slot"></div><div id="game-root"></div><div class="howto-here"></div><div class="pause-slot"></div>`);
     const spectating = !s.me.playing;
     app.querySelector(".banner-slot").innerHTML = spectating
       ? `<p class="spectator" data-testid="spectator">${esc(t("spectator.banner"))}</p>` : "";
@@ -140,6 +141,7 @@
     if (open && hostSlot.querySelector("details")) hostSlot.querySelector("details").open = true;
     PH.wireHost(app, s);
     if (game) game.phone(app.querySelector("#game-root"), s);
+    if (PH.howto) PH.howto.spectator(app.querySelector(".howto-here"), spectating ? s : null);
   }
 
   function render() {

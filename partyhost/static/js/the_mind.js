@@ -179,7 +179,8 @@
         body = `${lowest != null ? `<div class="bigcard dim" data-testid="lowest">${lowest}</div>` : `<p class="note">${esc(t("the_mind.no_cards"))}</p>`}
           ${handHtml}
           <button class="primary huge ${me.ready ? "done" : ""}" data-testid="ready" data-ready="${me.ready ? 0 : 1}">${esc(t(me.ready ? "the_mind.ready_done" : "the_mind.ready"))}</button>
-          <p class="note">${esc(t("the_mind.ready_hint"))}<br>${esc(waitingFor(g, s))}</p>`;
+          <p class="note">${esc(t("the_mind.ready_hint"))}<br>${esc(waitingFor(g, s))}</p>
+          <p class="mind-rule" data-testid="no-talking">${esc(t("the_mind.rule.silence"))}</p>`;
       } else {
         const wait = lockLeft();
         if (wait > 0) setTimeout(PH.refresh, wait + 20);
@@ -191,7 +192,8 @@
           : `<p class="note" data-testid="empty-hand">${esc(t("the_mind.no_cards"))}</p>`;
         body += `<div class="row"><button data-testid="stop" data-stop="1">${esc(t("the_mind.stop"))}</button></div>`;
       }
-      if (!g.proposal && g.shuriken > 0) body += `<div class="row"><button data-testid="propose" data-propose="1">✦ ${esc(t("the_mind.propose"))}</button></div>`;
+      if (!g.proposal && g.shuriken > 0) body += `<div class="row"><button data-testid="propose" data-propose="1">✦ ${esc(t("the_mind.propose"))}</button></div>
+        <p class="small mind-rule-note" data-testid="shuriken-rule">${esc(t("the_mind.rule.shuriken"))}</p>`;
     } else {
       /* a spectator: the table as the TV shows it, small */
       body = `<p class="small">${esc(t("the_mind.pile"))}</p>
@@ -260,7 +262,7 @@
       : (g.waiting || []).length ? awayBox(g, s)
       : g.proposal ? proposalBox(g, s, false)
       : ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : "<div></div>";
-    const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("the_mind.ready_hint"))}</p>` : ""}
+    const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("the_mind.ready_hint"))} <b class="tv-silence" data-testid="tv-no-talking">${esc(t("the_mind.rule.silence"))}</b></p>` : ""}
       ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("the_mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}; --mc:${PH.colorOf(s, d.seat)}" data-mark="${PH.shapeOf(d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
     /* exactly five rows: status, banner, centre (pile or chart), players, footer */
     PH.patch(root, `<div class="mind tv phase-${g.phase}">

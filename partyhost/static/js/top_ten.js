@@ -215,6 +215,7 @@
         <span class="tt-round" data-testid="tt-round">${esc(t("top_ten.round_of", { round: g.round, rounds: g.rounds }))}</span>
         <span class="tt-captain" data-testid="tt-captain">${CROWN}${esc(t("top_ten.captain_is", { name: capName }))}</span>
         ${tokensHtml(d.unicorns, d.poops, d.flip)}
+        <span class="tt-tokens-rule" data-testid="tokens-rule">${esc(t("top_ten.tokens_rule"))}</span>
       </header>
       <section class="tt-centre">${centre}</section>
       ${d.phase === "order" || d.phase === "round_over" || (d.phase === "over" && g.reveals.length && !g.history.length) ? tilesHtml(s, g, d, answerers) : ""}
@@ -451,5 +452,5 @@
     });
   }
 
-  PH.games.top_ten = { phone, tv, lobby };
+  PH.games.top_ten = { phone, tv, lobby, tokensHtml };
 })();

@@ -66,17 +66,17 @@
       : count > g.max ? t("lobby.sitout", { count: count - g.max }) : t("lobby.ready_to_start");
     return `<div class="games">${s.party.games.map((x) => `
         <button class="game-tile ${x.key === s.party.game_key ? "on" : ""}" ${s.host ? "" : "disabled"} data-choose="${esc(x.key)}">
-          <strong>${esc(t(x.key + ".name"))}</strong></button>`).join("")}</div>
+          <strong>${esc(t(x.key + ".name"))}</strong>${PH.howto ? PH.howto.tileNote(s, x.key) : ""}</button>`).join("")}</div>
       ${g ? `<p class="blurb" data-testid="blurb">${esc(t(g.key + ".blurb"))}</p>` : ""}
       ${s.host ? `<button class="primary huge" data-host="start" data-testid="start" ${ok ? "" : "disabled"}>${esc(t("lobby.start"))}</button>` : ""}
-      <p class="note" data-testid="start-note">${esc(note)}</p>`;
+      <div class="start-row"><p class="note" data-testid="start-note">${esc(note)}</p>${PH.coach ? PH.coach.lobby(s) : ""}</div>`;
   }
 
   function renderLobby(s) {
     if (screen !== "lobby") {
       screen = "lobby";
       app.dataset.screen = "lobby";
-      app.innerHTML = `<div class="lobby"><section class="join-panel"></section><section class="side"></section></div>`;
+      app.innerHTML = `<div class="lobby"><section class="join-panel"></section><section class="howto-slot"></section><section class="side"></section></div>`;
     }
     const panel = app.querySelector(".join-panel");
     const panelHtml = `${qrBlock(s, false)}${addressPicker(s)}
@@ -105,6 +105,7 @@
       if (side.scrollHeight <= side.clientHeight + 1) break;
     }
     PH.wireHost(players, s);
+    if (PH.howto) PH.howto.lobby(app.querySelector(".howto-slot"), s);
   }
 
   function hostBar(s) {
