@@ -29,7 +29,7 @@ from . import i18n, wire
 from .games import registry
 from .games.base import RuleError
 from .netaddr import Candidate, join_url
-from .party import Party
+from .party import Party, clean_name, name_key
 from .store import failure_reason
 
 log = logging.getLogger("partyhost.engine")
@@ -50,7 +50,7 @@ ENVELOPES: dict[str, dict] = {
     "join": {
         "type": "object",
         "properties": {"id": _ID, "name": {"type": "string", "maxLength": 256},
-                       "lang": {"type": "string", "maxLength": 10}},
+                       "lang": {"type": "string", "maxLength": 10}, "claim": {"type": "boolean"}},
         "required": ["name"],
         "additionalProperties": False,
     },
@@ -71,7 +71,9 @@ ENVELOPES: dict[str, dict] = {
         "properties": {
             "id": _ID,
             "op": {"enum": ["choose", "start", "restart", "pause", "resume", "end", "kick",
-                            "promote", "address", "game", "coach"]},
+                            "promote", "address", "game", "coach", "claim"]},
+            "claim": {"type": "string", "maxLength": 40},
+            "allow": {"type": "boolean"},
             "action": {"type": "object"},
             "game": {"type": "string", "maxLength": 40},
             "options": {"type": "object"},
@@ -85,6 +87,9 @@ ENVELOPES: dict[str, dict] = {
     },
 }
 _ENVELOPE_VALIDATORS = {kind: wire.Validator(schema) for kind, schema in ENVELOPES.items()}
+
+MAX_CLAIMS = 8
+"""Most take-over requests waiting for the host at once (one per phone); more are refused."""
 
 SAVE_RETRY = 5.0
 """Seconds between attempts to save again while saving fails and nothing else changes, so the
@@ -224,6 +229,10 @@ class Engine:
         self._stopped = False
         self.restore_problems: list[str] = []
         self._alerts: dict[str, dict] = {}
+        # take-over requests: a phone asks for an away seat by its name; the host decides
+        self._claims: dict[str, dict] = {}  # claim id -> {"id", "seat", "sid"}
+        self._claim_answer: dict[str, str] = {}  # sid -> "refused" | "gone": told on its page
+        self._moved: dict[str, str] = {}  # a taken-over seat's old token -> seat id
         self._save_failure: dict | None = None  # {"reason", "count", "retry_at"} while saving fails
         if snapshot:
             self._restore(snapshot)
@@ -245,6 +254,10 @@ class Engine:
             try:
                 if self.party.running:
                     game.interrupted(self.game_now())
+                    # every seat starts away after a restart: the game waits for whoever does
+                    # not come back (Game.presence), as for a phone that dropped
+                    for seat_id in self.party.players:
+                        game.presence(seat_id, False, self.game_now())
                 # a state that loads but cannot be shown or timed would blank every screen
                 for seat in [None, *self.party.players]:
                     wire.dumps(game.view(seat))
@@ -482,7 +495,11 @@ class Engine:
         welcome: dict[str, Any] = {"seat": None, "room": self.party.room, "role": conn.role}
         if conn.role == "phone" and meta.get("token") is not None:
             seat = self.party.seat_of_token(meta.get("token"))
-            if seat is None:
+            moved = self._moved.get(meta.get("token")) if isinstance(meta.get("token"), str) else None
+            if seat is None and moved is not None and moved in self.party.seats:
+                welcome["reason"] = "moved"  # the seat was taken over from another device
+                welcome["name"] = self.party.seats[moved].name
+            elif seat is None:
                 welcome["reason"] = "unknown_token"
             else:
                 self._bind(conn, seat.id)
@@ -495,11 +512,35 @@ class Engine:
         conn.seat = seat_id
         seat.connections += 1
         seat.away_since = None
+        for claim in [c for c in self._claims.values() if c["seat"] == seat_id]:
+            del self._claims[claim["id"]]  # the seat is back (or taken over): nothing to take
+            if claim["sid"] != conn.sid:
+                self._claim_answer[claim["sid"]] = "gone"
+        if seat.connections == 1:
+            self._tell_presence(seat_id, True)
+
+    def _tell_presence(self, seat_id: str, present: bool) -> None:
+        """Tell a running game that a playing seat's last socket went (``present`` False) or its
+        first came back (True), on the game clock (:meth:`Game.presence`). A game's refusal or
+        bug here never blocks the (re)connect itself."""
+        party = self.party
+        game = party.game
+        if game is None or not party.running or seat_id not in party.players:
+            return
+        try:
+            self._guarded(lambda: game.presence(seat_id, present, self._rules_now()))
+        except RuleError:
+            pass
+        self._dirty = True
 
     def _on_disconnect(self, message: Message) -> None:
         conn = self.connections.pop(message.sid, None)
         self._sent.pop(message.sid, None)
         self._catalogue_sent.pop(message.sid, None)
+        self._claim_answer.pop(message.sid, None)
+        for claim_id in [c["id"] for c in self._claims.values() if c["sid"] == message.sid]:
+            del self._claims[claim_id]
+            self._dirty = True
         if conn is None or conn.seat is None:
             return
         seat = self.party.seats.get(conn.seat)
@@ -507,6 +548,7 @@ class Engine:
             seat.connections = max(0, seat.connections - 1)
             if seat.connections == 0:
                 seat.away_since = self.clock()
+                self._tell_presence(seat.id, False)
         self._dirty = True
 
     def _on_join(self, conn: Connection, payload: dict, message: Message) -> None:
@@ -516,10 +558,77 @@ class Engine:
             raise RuleError("already_joined")
         lang = i18n.normalize_lang(payload.get("lang"), conn.lang)
         conn.lang = lang
+        self._claim_answer.pop(conn.sid, None)
+        away = self._away_seat_named(payload["name"])
+        if payload.get("claim"):
+            self._claim(conn, payload["name"], away)
+            return
+        if away is not None:
+            # the name of a seat whose phone is away: the page offers to ask the host for it
+            raise RuleError("name_taken_away", name=away.name)
         seat = self.party.join(payload["name"], lang, lambda: secrets.token_urlsafe(24))
         self._bind(conn, seat.id)
         self._send("welcome", {"seat": seat.id, "name": seat.name, "token": seat.token,
                                "room": self.party.room, "role": "phone"}, conn.sid)
+
+    def _away_seat_named(self, name: str):
+        """The seat called ``name`` (by :func:`partyhost.party.name_key`) when no phone of it is
+        connected, else None."""
+        key = name_key(name)
+        for seat in self.party.seats.values():
+            if name_key(seat.name) == key and seat.connections == 0:
+                return seat
+        return None
+
+    def _claim(self, conn: Connection, name: str, seat) -> None:
+        """A phone asks to take over the away seat called ``name`` (its own phone locked out, a
+        second browser): the request waits for the host (TV or host phone), since a name is not
+        an identity. A connected seat can never be asked for.
+
+        Raises:
+            RuleError: ``"claim_no_seat"`` (no seat of that name is away), ``"too_many_claims"``.
+        """
+        if seat is None:
+            raise RuleError("claim_no_seat", name=clean_name(name))
+        for old in [c["id"] for c in self._claims.values() if c["sid"] == conn.sid]:
+            del self._claims[old]
+        if len(self._claims) >= MAX_CLAIMS:
+            raise RuleError("too_many_claims")
+        claim_id = secrets.token_urlsafe(9)
+        self._claims[claim_id] = {"id": claim_id, "seat": seat.id, "sid": conn.sid}
+
+    def _answer_claim(self, claim_id: str, allow: bool) -> None:
+        """The host's answer to a take-over request. Allowed: the asking phone gets the seat
+        (hand, score and all) under a new token; the old token is kept aside so the old page,
+        when it wakes, is told its seat moved. Refused: the asking phone is told.
+
+        Raises:
+            RuleError: ``"no_such_claim"`` (answered already, or its phone went);
+                ``"seat_connected"`` (the seat's own phone came back meanwhile).
+        """
+        claim = self._claims.pop(claim_id, None)
+        if claim is None:
+            raise RuleError("no_such_claim")
+        conn = self.connections.get(claim["sid"])
+        seat = self.party.seats.get(claim["seat"])
+        if conn is None or seat is None:
+            raise RuleError("no_such_claim")
+        if not allow:
+            self._claim_answer[conn.sid] = "refused"
+            return
+        if seat.connections > 0 or conn.seat is not None:
+            raise RuleError("seat_connected", name=seat.name)
+        self._moved[seat.token] = seat.id
+        seat.token = secrets.token_urlsafe(24)
+        self._bind(conn, seat.id)
+        self._send("welcome", {"seat": seat.id, "name": seat.name, "token": seat.token,
+                               "room": self.party.room, "role": "phone", "moved_here": True}, conn.sid)
+
+    def claims(self) -> list[dict]:
+        """Take-over requests waiting for the host, oldest first: ``[{"id", "seat", "name"}]``
+        (for the TV and host screens)."""
+        return [{"id": c["id"], "seat": c["seat"], "name": self.party.seats[c["seat"]].name}
+                for c in self._claims.values() if c["seat"] in self.party.seats]
 
     def _on_lang(self, conn: Connection, payload: dict, message: Message) -> None:
         conn.lang = i18n.normalize_lang(payload["lang"], conn.lang)
@@ -609,11 +718,16 @@ class Engine:
             seat_id = payload.get("seat", "")
             sids = [c for c in self.connections.values() if c.seat == seat_id]
             party.kick(seat_id, self._rules_now())
+            for claim in [c for c in self._claims.values() if c["seat"] == seat_id]:
+                del self._claims[claim["id"]]
+                self._claim_answer[claim["sid"]] = "gone"
             for other in sids:
                 other.seat = None
                 self._send("kicked", {}, other.sid)
         elif op == "promote":
             party.promote(payload.get("seat", ""))
+        elif op == "claim":
+            self._answer_claim(payload.get("claim", ""), bool(payload.get("allow")))
         elif op == "game":
             # the host's own moves inside a game (overrule a table vote, …): Game.host_apply
             game = party.game
@@ -689,6 +803,11 @@ class Engine:
                 "seat": seat.id, "name": seat.name, "spectator": seat.spectator,
                 "playing": seat.id in party.players,
             }
+            asked = next((c for c in self._claims.values() if c["sid"] == conn.sid), None)
+            if seat is None and asked is not None and asked["seat"] in party.seats:
+                view["claim"] = {"status": "pending", "name": party.seats[asked["seat"]].name}
+            elif seat is None and conn.sid in self._claim_answer:
+                view["claim"] = {"status": self._claim_answer[conn.sid]}
         if game is not None:
             game_seat = seat_id if seat_id in party.players else None
             if ("game", game_seat) not in shared:
@@ -708,8 +827,10 @@ class Engine:
                     "index": party.address_index,
                 }
                 shared["alerts"] = self.alerts()
+                shared["claims"] = self.claims()
             view["join"] = shared["join"]
             view["alerts"] = shared["alerts"]
+            view["claims"] = shared["claims"]
         return view
 
     def alert(self, code: str, **params: Any) -> None:

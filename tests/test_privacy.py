@@ -10,7 +10,7 @@ import pytest
 from .helpers import Rig
 
 GAME_KEYS = {"game", "guide", "coach", "phase", "level", "levels", "lives", "shuriken", "players", "pile", "discards",
-             "proposal", "last_event", "chart", "revealed", "version"}
+             "proposal", "last_event", "chart", "revealed", "version", "away", "waiting"}
 SEAT_KEYS = GAME_KEYS | {"hand", "me"}
 
 

@@ -706,7 +706,7 @@ def test_view_shapes_and_privacy():
     table = g.view(None)
     assert set(table) == {
         "game", "phase", "level", "levels", "lives", "shuriken", "players", "pile", "discards",
-        "proposal", "last_event", "chart", "revealed", "version", "guide", "coach",
+        "proposal", "last_event", "chart", "revealed", "version", "guide", "coach", "away", "waiting",
     }  # fmt: skip
     assert table["game"] == "the_mind" and table["proposal"] is None and table["last_event"] is None
     assert table["players"] == [{"seat": "a", "cards": 2, "ready": False}, {"seat": "b", "cards": 2, "ready": False}]

@@ -333,6 +333,20 @@ class Game:
         before it changes anything. Default: the game cannot lose a player."""
         raise RuleError("cannot_continue")
 
+    def presence(self, seat: str, present: bool, now: float) -> None:
+        """A playing seat's phone went away (``present`` False: its last socket closed, a locked
+        screen, a lost Wi-Fi) or came back (True), at game-clock seconds ``now``. Games where an
+        absent player can be hurt (real-time play) keep it in their state and wait; ``version``
+        goes up when the game's state changed (the method returns True). Default: nothing, so a
+        turn-based game carries on and the host's own moves cover an absent player."""
+        if self._presence(seat, bool(present), float(now)):
+            self.version += 1
+
+    def _presence(self, seat: str, present: bool, now: float) -> bool:
+        """The game's rule for :meth:`presence`; returns whether the state changed. Default:
+        no change."""
+        return False
+
     def interrupted(self, now: float) -> None:
         """The host restarted and this game was restored from a snapshot; players reconnect one
         by one. Games where that matters (real-time play) stop play here. Default: nothing."""

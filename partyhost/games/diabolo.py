@@ -462,6 +462,19 @@ class Diabolo(Game):
             self.picking["deadline"] = now + PICK_SECONDS
         self.version += 1
 
+    def _presence(self, seat: str, present: bool, now: float) -> bool:
+        """The dealer's phone went away while the cards turn by themselves: the turning stops at
+        once, since nobody could pause it or change its tempo and the dealer would miss the
+        cards (issue 16; the others lose nothing: a stopped row waits). The dealer, back, or
+        the host (``auto``) starts it again. Other seats away change nothing: the row waits for
+        nobody in the rulebook either, and the host can stop the turning."""
+        if present or seat != self.dealer or self.phase != "turning" or not self.auto_on:
+            return False
+        self.auto_on = False
+        self.next_turn_at = None
+        self._event("auto", on=False, away=seat)
+        return True
+
     # --- players' moves (the pipeline has checked schema, game over, seat, stale round) -------
 
     def _do_claim(self, seat: str, action: dict, now: float) -> None:

@@ -390,6 +390,19 @@ class WordBasket(Game):
                 self.vote.drop_voter(seat)
             self._settle_vote(float(now))
 
+    def _presence(self, seat: str, present: bool, now: float) -> bool:
+        """An away voter does not hold the table up (issue 16; ours): while their phone is gone
+        their missing ballot stops counting in the open vote (a ballot already cast stays), so
+        the vote closes as soon as the present voters decide it instead of at its deadline. They
+        vote again from the next vote on. Nothing else waits: an away player only falls behind in
+        the race, and their pending win still lapses or stands by its own timer."""
+        vote = self.vote
+        if present or vote is None or seat not in vote.voters or seat in vote.ballots:
+            return False
+        vote.drop_voter(seat)
+        self._settle_vote(now)
+        return True
+
     # --- judging a seat's word (the rules of one word are in word_basket_words) ---------------
 
     #: Known readings of a typed word (kept here for callers of the class).

@@ -97,6 +97,7 @@
       case "claim_rejected": return t("diabolo.claim_rejected", { name: name(s, e.seat), word: e.word });
       case "picked": return c ? t("diabolo.claim_rejected", { name: name(s, c.seat), word: c.word }) : "";
       case "deal": return t("diabolo.dealer", { name: name(s, e.dealer) });
+      case "auto": return e.away ? t("diabolo.auto_away", { name: name(s, e.away) }) : "";
       case "round_end": return t("diabolo.round_end", { round: e.round });
       case "over": return t("diabolo.final");
       default: return "";
@@ -127,7 +128,7 @@
     const rounds = g.results;
     const head = rounds.map((r) => `<th title="${esc(name(s, r.dealer))}">${r.round}</th>`).join("");
     const rows = g.players.map((p) => `<tr class="${g.winners.includes(p.seat) ? "win" : ""}">
-        <th style="color:${PH.colorOf(s, p.seat)}">${esc(name(s, p.seat))}</th>
+        <th style="color:${PH.colorOf(s, p.seat)}">${PH.markOf(s, p.seat)}${esc(name(s, p.seat))}</th>
         ${rounds.map((r) => `<td class="${r.tiles.includes(p.seat) ? "tile" : ""}">${r.cards[p.seat] != null ? r.cards[p.seat] : "–"}</td>`).join("")}
         <td class="tot" data-testid="total-${esc(p.seat)}">${g.victory_tiles ? "★".repeat(p.tiles) || "0" : p.total}</td></tr>`).join("");
     return `<table class="dia-scores" data-testid="scores"><thead><tr><th></th>${head}<th>${esc(g.victory_tiles ? "★" : "Σ")}</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -342,7 +343,7 @@
           : `<p class="note">${esc(t("diabolo.wait_deal", { name: name(s, g.next_dealer) }))}</p>`;
       }
     } else {
-      html += `<ul class="dia-players">${g.players.map((pl) => `<li style="border-color:${PH.colorOf(s, pl.seat)}"><span>${esc(name(s, pl.seat))}</span><b>${pl.cards}</b></li>`).join("")}</ul>`;
+      html += `<ul class="dia-players">${g.players.map((pl) => `<li style="border-color:${PH.colorOf(s, pl.seat)}">${PH.markOf(s, pl.seat)}<span>${esc(name(s, pl.seat))}</span><b>${pl.cards}</b></li>`).join("")}</ul>`;
     }
     sc.draw("bottom", html, (el) => {
       PH.guard(el.querySelector("[data-pass]"), () => PH.act({ type: "pass", round: PH.last.game.round }), { key: "dia-pass" });
@@ -385,7 +386,7 @@
     const center = g.phase === "scored" || g.phase === "over" ? endPanel(g, s)
       : `<div class="dia-row tv n${Math.min(g.table.length, 40) > 24 ? "-many" : g.table.length > 14 ? "-more" : ""}" data-testid="tv-row">${g.table.map((c, i) => cardHtml(c, (held.has(c.id) ? "lifted" : "") + (i === g.table.length - 1 && e && e.kind === "turn" ? " new" : ""), `data-card="${c.id}"`)).join("")}</div>${jokerNote(g)}`;
     const players = g.players.map((p) => `<li class="${g.dealer === p.seat ? "dealer" : ""} ${away.has(p.seat) ? "away" : ""} ${p.passed ? "passed" : ""}" data-testid="player-${esc(p.seat)}">
-        <span class="who" style="color:${PH.colorOf(s, p.seat)}">${g.dealer === p.seat ? "🂠 " : ""}${esc(name(s, p.seat))}</span>
+        ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${g.dealer === p.seat ? "🂠 " : ""}${esc(name(s, p.seat))}</span>
         <b class="n" data-testid="count-${esc(p.seat)}">${p.cards}</b>
         <span class="small">${esc(g.victory_tiles ? t("diabolo.tiles", { count: p.tiles }) : t("diabolo.total", { total: p.total }))}</span>
         ${p.min > 3 ? `<i class="tag">${esc(t("diabolo.handicap_tag"))}</i>` : ""}${p.passed && g.phase === "turning" ? `<i class="tag">${esc(t("diabolo.passed"))}</i>` : ""}</li>`).join("");

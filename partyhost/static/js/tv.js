@@ -48,7 +48,7 @@
     const tool = (label, symbol) => (compact ? `title="${esc(label)}" aria-label="${esc(label)}">${symbol}` : `>${esc(label)}`);
     return `<ul class="roster big" data-testid="roster">${s.party.roster.map((r) => `
       <li class="${r.connected ? "" : "away"}" data-seat="${esc(r.seat)}">
-        <span class="dot" style="background:${PH.colorOf(s, r.seat)}"></span>
+        ${PH.markOf(s, r.seat)}
         <span class="who" title="${esc(r.name)}">${esc(r.name)}</span>
         ${r.host ? `<span class="tag host">${esc(t("roster.host"))}</span>` : ""}
         ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}

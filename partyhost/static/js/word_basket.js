@@ -103,7 +103,7 @@
 
   /* ---------- shared pieces ---------- */
   const name = (s, seat) => PH.nameOf(s, seat);
-  const who = (s, seat) => `<b class="who" style="color:${PH.colorOf(s, seat)}">${esc(name(s, seat))}</b>`;
+  const who = (s, seat) => `${PH.markOf(s, seat)}<b class="who" style="color:${PH.colorOf(s, seat)}">${esc(name(s, seat))}</b>`;
 
   function eventText(e, s) {
     if (!e) return "";
@@ -516,7 +516,7 @@
     const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
     return `<ul class="wb-players" data-testid="players">${g.players.map((p) => `
       <li class="${p.reach ? "reaching" : ""} ${away.has(p.seat) ? "away" : ""} ${g.winner === p.seat ? "winner" : ""}" data-seat="${esc(p.seat)}">
-        <span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(name(s, p.seat))}</span>
+        ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(name(s, p.seat))}</span>
         <span class="backs" data-testid="count-${esc(p.seat)}">${Array.from({ length: Math.min(p.cards, 10) }, () => "<i></i>").join("")}<b>${p.cards}</b></span>
         ${p.reach ? `<span class="reach-tag">${esc(t("word_basket.ui.reach"))}</span>` : ""}
         ${p.handicap !== "normal" ? `<span class="tag">${esc(t("word_basket.ui.hc_short_" + p.handicap))}</span>` : ""}
