@@ -108,13 +108,15 @@ def test_a_reconnect_gets_the_whole_roster_even_if_nothing_changed():
 
 def test_python_clients_handle_messages_in_arrival_order_like_a_browser():
     """python-socketio starts a thread per message; in_order makes them run one at a time, in
-    the order they came, even when the first one is slow (without it the second overtakes)."""
+    the order they came, even when the first one is slow (without it the others overtake).
+    The first handler waits until the last one has run (or 0.3 s): a thread per message lets
+    the last one overtake it for sure; in order, it times out and the order holds."""
     import threading
-    import time
 
     from partyhost.pyclient import in_order
 
     handled: list[int] = []
+    last_ran = threading.Event()
 
     class FakeEio:
         def __init__(self) -> None:
@@ -123,8 +125,10 @@ def test_python_clients_handle_messages_in_arrival_order_like_a_browser():
 
         def on_message(self, n: int) -> None:
             if n == 0:
-                time.sleep(0.05)
+                last_ran.wait(timeout=0.3)
             handled.append(n)
+            if n == 4:
+                last_ran.set()
 
         def start_background_task(self, target, *args):
             thread = threading.Thread(target=target, args=args)
@@ -140,8 +144,9 @@ def test_python_clients_handle_messages_in_arrival_order_like_a_browser():
         client.eio.start_background_task(client.eio.handlers["message"], n)
     for thread in client.eio.threads:
         thread.join()
-    assert handled != [0, 1, 2, 3, 4]  # threads alone: the slow first message is overtaken
+    assert handled[-1] == 0  # threads alone: the slow first message is overtaken
     handled.clear()
+    last_ran.clear()
     in_order(client)
     other = client.eio.start_background_task(lambda: handled.append("loop"))  # not a message
     other.join()
