@@ -28,7 +28,10 @@ For each N and server it prints one line (medians over blocks; ``ratio`` = x / f
 
 Latency runs from just before the sender's ``emit`` until the last socket has the new state.
 
-``wire_bytes_per_action`` counts the compressed WebSocket payload bytes the clients received.
+``wire_bytes_per_action`` counts the compressed WebSocket payload bytes the clients received;
+each block also reports ``state_chars_per_action`` (the state packets' characters before
+compression: what permessage-deflate had to read) and ``state_bytes`` (each socket's newest
+view as the page holds it, the roster and catalogue kept).
 Results and their reading: ``docs/performance.md``.
 """
 
@@ -74,6 +77,7 @@ class MiniSocketIO:
         self.lock = threading.Lock()
         self.deflate = False
         self.wire_bytes = 0  # payload bytes received on the wire (compressed)
+        self.state_chars = 0  # characters of the state packets received (before compression)
         self._connected = threading.Event()
         self._closed = False
         self.state_texts: collections.deque = collections.deque(maxlen=400)  # the latest states
@@ -156,6 +160,7 @@ class MiniSocketIO:
             elif body.startswith("2"):
                 if body.startswith('2["state",'):
                     self.state_texts.append(body)
+                    self.state_chars += len(body)
                 event, *args = json.loads(body[1:])
                 handler = self.handlers.get(event)
                 if handler:
@@ -292,6 +297,7 @@ class FanoutBench(bm.ModeBench):
         """Closed loop for ``seconds``; server CPU, latency, wire bytes and state sizes."""
         clients = self.all_clients()
         cpu0, bytes0 = bm.proc_cpu(self.proc.pid), sum(c.sio.wire_bytes for c in clients)
+        chars0 = sum(c.sio.state_chars for c in clients)
         t0 = perf()
         if self.source is None:
             lat = self.floor_loop(seconds)["lat"]
@@ -306,12 +312,14 @@ class FanoutBench(bm.ModeBench):
         wall = perf() - t0
         cpu = bm.proc_cpu(self.proc.pid) - cpu0
         wire = sum(c.sio.wire_bytes for c in clients) - bytes0
+        chars = sum(c.sio.state_chars for c in clients) - chars0
         sizes = [len(json.dumps(c.view, separators=(",", ":"), ensure_ascii=False).encode())
                  for c in clients if c.view]
         pct = bm.percentiles(lat)
         return {"cpu_ms_per_action": 1000 * cpu / max(1, actions), "actions": actions,
                 "actions_per_s": actions / wall, "p50_ms": pct.get("p50"), "p99_ms": pct.get("p99"),
                 "wire_bytes_per_action": wire / max(1, actions),
+                "state_chars_per_action": chars / max(1, actions),  # what deflate had to read
                 "state_bytes": int(statistics.mean(sizes)) if sizes else 0}
 
     def close(self) -> None:

@@ -45,6 +45,10 @@ from pathlib import Path
 import socketio
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+from partyhost.pyclient import in_order, keep_held  # noqa: E402
+
 perf = time.perf_counter
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -174,9 +178,10 @@ class Hub:
 class Sim:
     """One socket: a phone or a TV page. Keeps the newest view it has received.
 
-    python-socketio's client runs every incoming event in a new thread, so two ``state``
-    messages can be handled out of order: the newest view is chosen by
-    ``(party.serial, game.version)``, never by arrival.
+    python-socketio's client runs every incoming event in a new thread; :func:`in_order` makes
+    it handle them one at a time in arrival order, as a browser does, so the roster and
+    catalogue the server leaves out when unchanged are kept from the previous state
+    (:func:`keep_held`). The newest view is still chosen by ``(party.serial, game.version)``.
     """
 
     #: websocket-client validates the UTF-8 of every text frame in pure Python unless wsaccel is
@@ -191,6 +196,7 @@ class Sim:
         self.role = role
         self.sio = self.make_client()
         self.view: dict | None = None
+        self.held: dict | None = None  # the last state received, held parts kept
         self.key: tuple[int, int] = (-1, -1)
         self.arrival: float | None = None
         self.states = 0
@@ -212,14 +218,15 @@ class Sim:
 
     def make_client(self):
         """The Socket.IO client (``bench_fanout.py`` swaps in one that offers permessage-deflate)."""
-        return socketio.Client(
+        return in_order(socketio.Client(
             reconnection=False,
             websocket_extra_options={"skip_utf8_validation": self.skip_utf8_validation},
-        )
+        ))
 
     # receive side (client threads)
     def _on_state(self, data) -> None:
         t = perf()
+        data = self.held = keep_held(data, self.held)
         party = data.get("party") or {}
         game = data.get("game") or {}
         key = (int(party.get("serial", 0)), int(game.get("version", 0)))

@@ -146,6 +146,11 @@ def reply_id(payload: Any) -> str | int | None:
     return None
 
 
+#: Parts of the party view a page keeps from state to state: each goes to a socket only when it
+#: differs from what that socket was last sent (and in full after every (re)connect). Issue 18.
+HELD_PARTS = ("games", "roster")
+
+
 def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
     """``view`` as compact strict JSON with sorted keys, exactly as :func:`wire.compact` writes it,
     but each top-level dict or list is written once per ``memo``: views that share the same
@@ -220,7 +225,8 @@ class Engine:
         self.party = Party(room=room_code(self.rng))
         self.connections: dict[str, Connection] = {}
         self._sent: dict[str, str] = {}
-        self._catalogue_sent: dict[str, str] = {}  # sid -> the games catalogue it holds (JSON)
+        # sid -> {"games"/"roster": the JSON of that part the socket holds} (see HELD_PARTS)
+        self._held: dict[str, dict[str, str]] = {}
         self._recent_by_seat: dict[str, deque] = {}
         self._paused_total = 0.0
         self._game_floor = float("-inf")  # the latest game time handed out (see received_game_time)
@@ -491,7 +497,7 @@ class Engine:
         )
         self.connections[message.sid] = conn
         self._sent.pop(message.sid, None)
-        self._catalogue_sent.pop(message.sid, None)
+        self._held.pop(message.sid, None)
         welcome: dict[str, Any] = {"seat": None, "room": self.party.room, "role": conn.role}
         if conn.role == "phone" and meta.get("token") is not None:
             seat = self.party.seat_of_token(meta.get("token"))
@@ -536,7 +542,7 @@ class Engine:
     def _on_disconnect(self, message: Message) -> None:
         conn = self.connections.pop(message.sid, None)
         self._sent.pop(message.sid, None)
-        self._catalogue_sent.pop(message.sid, None)
+        self._held.pop(message.sid, None)
         self._claim_answer.pop(message.sid, None)
         for claim_id in [c["id"] for c in self._claims.values() if c["sid"] == message.sid]:
             del self._claims[claim_id]
@@ -894,14 +900,16 @@ class Engine:
         # A view depends on the socket's role, its seat and its host powers only (view_for), so
         # each distinct view is built and encoded once per flush, however many screens show it.
         # The encoding is both the "did it change" key and the text that goes out (issue 18).
-        # The games catalogue never changes while the host runs: the views are encoded without
-        # it, and a socket gets it only in its first state after each (re)connect (app.js keeps it).
+        # The games catalogue (static) and the roster (public, changes rarely) are held by the
+        # page: the views are encoded without them, and a socket gets each only when what it
+        # holds differs (its first state after each (re)connect, or a roster change).
         lean: dict[tuple, tuple[dict, dict, str] | None] = {}  # kind -> (full view, lean view, text)
-        full: dict[tuple, str] = {}  # kind -> text with the catalogue, for sockets without it
+        variants: dict[tuple, tuple[dict, str]] = {}  # (kind, parts) -> (view, text) with those parts
+        parties: dict[tuple, dict] = {}  # parts -> the lean party view plus those parts (shared)
         shared: dict = {}
         memo: dict[int, tuple[Any, str]] = {}
         lean_party: dict | None = None
-        catalogue: str | None = None
+        held_texts: dict[str, str] = {}
         outgoing: dict[str, tuple[dict, list[str]]] = {}
         unsendable: list[str] = []
         for conn in list(self.connections.values()):
@@ -909,12 +917,12 @@ class Engine:
             if kind not in lean:
                 view = self.view_for(conn, shared)
                 if lean_party is None:
-                    lean_party = {k: v for k, v in view["party"].items() if k != "games"}
+                    lean_party = {k: v for k, v in view["party"].items() if k not in HELD_PARTS}
                 lean_view = {**view, "party": lean_party}
                 try:
                     lean[kind] = (view, lean_view, encode_view(lean_view, memo))
-                    if catalogue is None:
-                        catalogue = wire.compact(view["party"].get("games"))
+                    if not held_texts:
+                        held_texts = {k: wire.compact(view["party"].get(k)) for k in HELD_PARTS}
                 except ValueError:
                     # a non-finite number in a view: a bug in a game. That socket keeps its last
                     # good state; the others still get theirs, then the bug is raised loudly.
@@ -924,16 +932,22 @@ class Engine:
                 unsendable.append(conn.sid)
                 continue
             view, lean_view, text = entry
-            if self._sent.get(conn.sid) == text and self._catalogue_sent.get(conn.sid) == catalogue:
+            held = self._held.setdefault(conn.sid, {})
+            parts = tuple(k for k in HELD_PARTS if held.get(k) != held_texts[k])
+            if self._sent.get(conn.sid) == text and not parts:
                 continue
             self._sent[conn.sid] = text
-            if self._catalogue_sent.get(conn.sid) == catalogue:
+            held.update((k, held_texts[k]) for k in parts)
+            if not parts:
                 outgoing.setdefault(text, (lean_view, []))[1].append(conn.sid)
                 continue
-            self._catalogue_sent[conn.sid] = catalogue
-            if kind not in full:
-                full[kind] = encode_view(view, memo)
-            outgoing.setdefault(full[kind], (view, []))[1].append(conn.sid)
+            if (kind, parts) not in variants:
+                if parts not in parties:
+                    parties[parts] = {**lean_party, **{k: view["party"][k] for k in parts}}
+                with_parts = {**view, "party": parties[parts]}
+                variants[kind, parts] = (with_parts, encode_view(with_parts, memo))
+            with_parts, full_text = variants[kind, parts]
+            outgoing.setdefault(full_text, (with_parts, []))[1].append(conn.sid)
         now_json = '{"now":' + wire.dumps(now) + ","
         for text, (view, sids) in outgoing.items():
             view["now"] = now

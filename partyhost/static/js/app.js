@@ -61,8 +61,9 @@ const PH = (() => {
     socket.on("kicked", () => { store.set("token", null); fire("kicked", {}); });
     socket.on("state", (s) => {
       s.receivedAt = Date.now(); /* wall clock: it keeps running while a phone sleeps */
-      /* The games catalogue comes in the first state after each (re)connect only: keep it. */
-      if (!s.party.games && last) s.party.games = last.party.games;
+      /* The games catalogue and the roster come only when they differ from what this socket
+         holds (always in the first state after a (re)connect): keep them. */
+      if (last) for (const k of ["games", "roster"]) if (!(k in s.party)) s.party[k] = last.party[k];
       last = s;
       if (firstSerial === null) firstSerial = s.party.serial;
       const due = afterState.splice(0);
