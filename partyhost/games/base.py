@@ -376,12 +376,23 @@ class Game:
 
     def coach_view(self, seat: str | None) -> dict:
         """The coach while it is on: ``{"strip": None | {"step", "now", "next"}, "tip": None |
-        {"id", "key", "params"}}``. ``strip`` is the TV's line (the table's view; a seat's view
-        holds None) naming the step being played now and what comes next, during the first
-        round or level; ``tip`` is the tip for ``seat``'s role at this moment (a phone shows each
-        ``id`` once), None for the table. Only what ``seat`` may know. Every game implements it."""
+        {"id", "key", "params"}}``. ``strip`` is the TV's line (:meth:`coach_strip`; the table's
+        view only, a seat's view holds None) naming the step being played now and what comes next,
+        during the first round or level; ``tip`` is the tip for ``seat``'s role at this moment
+        (:meth:`coach_tip`; a phone shows each ``id`` once), None for the table. Only what
+        ``seat`` may know."""
+        return {"strip": self.coach_strip() if seat is None else None,
+                "tip": self.coach_tip(seat) if seat is not None else None}
+
+    def coach_strip(self) -> dict | None:
+        """The TV's coach line now, ``{"step", "now", "next"}`` (texts as in :meth:`guide`), or
+        None when the coach has nothing to say. Every game implements it."""
         raise NotImplementedError
 
+    def coach_tip(self, seat: str) -> dict | None:
+        """The tip for ``seat``'s role at this moment, ``{"id", "key", "params"}``, or None.
+        Every game implements it, from what ``seat`` may know only."""
+        raise NotImplementedError
 
     # ----- for the conformance suite and bots ---------------------------------------------------
     def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:

@@ -884,9 +884,13 @@ class Decrypto(Game):
         """What ``seat`` can do now (see :mod:`partyhost.games.decrypto_coach`)."""
         return decrypto_coach.guide(self, seat)
 
-    def coach_view(self, seat: str | None) -> dict:
+    def coach_strip(self) -> dict | None:
         """The first-rounds coach (see :mod:`partyhost.games.decrypto_coach`)."""
-        return decrypto_coach.coach_view(self, seat)
+        return decrypto_coach.strip(self)
+
+    def coach_tip(self, seat: str) -> dict | None:
+        """The first-rounds coach (see :mod:`partyhost.games.decrypto_coach`)."""
+        return decrypto_coach.tip(self, seat)
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators). The

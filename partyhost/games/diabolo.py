@@ -868,9 +868,13 @@ class Diabolo(Game):
         """What ``seat`` can do now (see :mod:`partyhost.games.diabolo_coach`)."""
         return diabolo_coach.guide(self, seat)
 
-    def coach_view(self, seat: str | None) -> dict:
+    def coach_strip(self) -> dict | None:
         """The first-round coach (see :mod:`partyhost.games.diabolo_coach`)."""
-        return diabolo_coach.coach_view(self, seat)
+        return diabolo_coach.strip(self)
+
+    def coach_tip(self, seat: str) -> dict | None:
+        """The first-round coach (see :mod:`partyhost.games.diabolo_coach`)."""
+        return diabolo_coach.tip(self, seat)
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know; ``None`` is the table. Everything is public except the order

@@ -85,11 +85,6 @@ def tip(g: "Diabolo", seat: str) -> dict | None:
     return {"id": P + "tip." + name, **msg(P + "coach.tip." + name, language=_lang(g))}
 
 
-def coach_view(g: "Diabolo", seat: str | None) -> dict:
-    """See :meth:`partyhost.games.base.Game.coach_view`."""
-    return {"strip": strip(g) if seat is None else None,
-            "tip": tip(g, seat) if seat is not None else None}
-
 
 def guide(g: "Diabolo", seat: str | None) -> dict:
     """See :meth:`partyhost.games.base.Game.guide`."""

@@ -647,9 +647,13 @@ class TheMind(Game):
         """What ``seat`` can do now (see :mod:`partyhost.games.the_mind_coach`)."""
         return the_mind_coach.guide(self, seat)
 
-    def coach_view(self, seat: str | None) -> dict:
+    def coach_strip(self) -> dict | None:
         """The first-level coach (see :mod:`partyhost.games.the_mind_coach`)."""
-        return the_mind_coach.coach_view(self, seat)
+        return the_mind_coach.strip(self)
+
+    def coach_tip(self, seat: str) -> dict | None:
+        """The first-level coach (see :mod:`partyhost.games.the_mind_coach`)."""
+        return the_mind_coach.tip(self, seat)
 
     # --- for the conformance suite and bots -------------------------------------------------
 

@@ -62,11 +62,6 @@ def tip(g: "TheMind", seat: str) -> dict | None:
     return {"id": P + "tip." + name, **msg(P + "coach.tip." + name)}
 
 
-def coach_view(g: "TheMind", seat: str | None) -> dict:
-    """See :meth:`partyhost.games.base.Game.coach_view`."""
-    return {"strip": strip(g) if seat is None else None,
-            "tip": tip(g, seat) if seat is not None else None}
-
 
 def guide(g: "TheMind", seat: str | None) -> dict:
     """See :meth:`partyhost.games.base.Game.guide`."""

@@ -675,9 +675,13 @@ class TopTen(Game):
         """What ``seat`` can do now (see :mod:`partyhost.games.top_ten_coach`)."""
         return top_ten_coach.guide(self, seat)
 
-    def coach_view(self, seat: str | None) -> dict:
+    def coach_strip(self) -> dict | None:
         """The first-round coach (see :mod:`partyhost.games.top_ten_coach`)."""
-        return top_ten_coach.coach_view(self, seat)
+        return top_ten_coach.strip(self)
+
+    def coach_tip(self, seat: str) -> dict | None:
+        """The first-round coach (see :mod:`partyhost.games.top_ten_coach`)."""
+        return top_ten_coach.tip(self, seat)
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators).

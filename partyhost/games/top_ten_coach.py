@@ -59,11 +59,6 @@ def tip(g: "TopTen", seat: str) -> dict | None:
     return {"id": P + "tip." + name, **msg(P + "coach.tip." + name)}
 
 
-def coach_view(g: "TopTen", seat: str | None) -> dict:
-    """See :meth:`partyhost.games.base.Game.coach_view`."""
-    return {"strip": strip(g) if seat is None else None,
-            "tip": tip(g, seat) if seat is not None else None}
-
 
 def guide(g: "TopTen", seat: str | None) -> dict:
     """See :meth:`partyhost.games.base.Game.guide`."""

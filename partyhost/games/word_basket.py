@@ -871,9 +871,13 @@ class WordBasket(Game):
         """What ``seat`` can do now (see :mod:`partyhost.games.word_basket_coach`)."""
         return word_basket_coach.guide(self, seat)
 
-    def coach_view(self, seat: str | None) -> dict:
+    def coach_strip(self) -> dict | None:
         """The first-game coach (see :mod:`partyhost.games.word_basket_coach`)."""
-        return word_basket_coach.coach_view(self, seat)
+        return word_basket_coach.strip(self)
+
+    def coach_tip(self, seat: str) -> dict | None:
+        """The first-game coach (see :mod:`partyhost.games.word_basket_coach`)."""
+        return word_basket_coach.tip(self, seat)
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators).

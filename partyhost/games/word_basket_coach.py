@@ -72,11 +72,6 @@ def tip(g: "WordBasket", seat: str) -> dict | None:
     return {"id": P + "tip." + name, **msg(P + "coach.tip." + name)}
 
 
-def coach_view(g: "WordBasket", seat: str | None) -> dict:
-    """See :meth:`partyhost.games.base.Game.coach_view`."""
-    return {"strip": strip(g) if seat is None else None,
-            "tip": tip(g, seat) if seat is not None else None}
-
 
 def guide(g: "WordBasket", seat: str | None) -> dict:
     """See :meth:`partyhost.games.base.Game.guide`."""
