@@ -131,9 +131,14 @@ class Table:
 
     # --- what the coach shows -------------------------------------------------------------------
     def words(self, text: dict, lang: str) -> str:
+        """The text ``{key, params}`` reads in ``lang``, from that language's own catalogue (a key
+        missing there would silently fall back to English in ``i18n.message``: it fails here)."""
+        own = i18n.catalogue(lang)
+        assert text["key"] in own, f"{text['key']} is missing from the {lang} catalogue"
         params = {}
         for k, v in text["params"].items():
             if isinstance(v, dict):
+                assert v["key"] in own, f"{v['key']} is missing from the {lang} catalogue"
                 params[k] = i18n.message(lang, v["key"])
             elif k.endswith("seat"):
                 params[k] = self.names[v]
@@ -254,8 +259,23 @@ def test_the_mind_level_one(table, lang):
     t.tip(cards[3][1], "mistake", "the_mind", lang)
     for seat in t.seats:
         t.act(seat, {"type": "ready", "level": 1, "ready": True})
-    t.act(cards[3][1], {"type": "play", "level": 1, "card": cards[3][0]})
+    # the shuriken, used this time: s3 proposes, everyone agrees, the last card is thrown away face
+    # up, and that ends level 1 (one card each: a shuriken always does). A tip shows once per game:
+    # s3 and s1 get theirs (new to them), s2 and s4 saw the vote tip at the first proposal
+    assert t.view(t.tv)["shuriken"] == 1
+    t.act(s3, {"type": "propose_shuriken", "level": 1})
+    t.step("shuriken", lang)
+    assert NAMES[2] in t.tv.get_by_test_id("coach-now").inner_text()
+    t.tip(s3, "shuriken_proposer", "the_mind", lang)
+    t.tip(s1, "shuriken_vote", "the_mind", lang)
+    expect(t.phone(s2).get_by_test_id("coach-tip")).to_have_count(0)
+    proposal = t.view(t.tv)["proposal"]["id"]
+    for seat in t.seats:
+        if seat != s3:
+            t.act(seat, {"type": "vote_shuriken", "proposal": proposal, "agree": True})
     t.step("level_done", lang)
+    g = t.view(t.tv)
+    assert g["shuriken"] == 0 and g["level"] == 2, g
     for seat in t.seats:
         t.act(seat, {"type": "ready", "level": 2, "ready": True})
     expect(t.tv.get_by_test_id("coach-strip")).not_to_have_attribute("data-step", "level_done")
