@@ -538,3 +538,27 @@ def test_diabolo_round_one(table, lang):
         t.act(seat, {"type": "vote", "vote": vote["id"], "ballot": "reject"})
     t.step("picking", lang)
     t.tip(dealer, "pick", "diabolo", lang)
+    # each picker takes a face-up card; then the dealer turns the rest of the deck (no claim: each
+    # turn waits for the state it made) until it is out, everyone passes, and round 1 is scored
+    g = t.view(t.tv)
+    for seat, card in zip(list(g["picking"]["pickers"]), g["table"]):
+        t.act(seat, {"type": "pick", "round": g["round"], "card": card["id"]})
+    t.tv.wait_for_function("() => PH.last.game.phase === 'turning'")
+    turned = t.phone(dealer).evaluate("""async () => {
+      const until = (f) => new Promise((done) => { const tick = () => f() ? done() : setTimeout(tick, 5); tick(); });
+      let n = 0;
+      while (PH.last.game.deck_left > 0) {
+        const g = PH.last.game;
+        const r = await PH.act({type: "turn", round: g.round, turned: g.turned});
+        if (!r.ok) return r;
+        await until(() => PH.last.game.turned > g.turned);
+        n += 1;
+      }
+      return n;
+    }""")
+    assert isinstance(turned, int) and turned > 0, turned
+    t.step("deck_out", lang)
+    for seat in t.seats:
+        t.act(seat, {"type": "pass", "round": 1})
+    strip = t.step("scored", lang)
+    t.tip(strip["next"]["params"]["next_seat"], "deal", "diabolo", lang)
