@@ -215,6 +215,31 @@ def test_decrypto_round_one_then_the_first_interception():
     assert "盗聴" in text(g.view(None)["coach"]["strip"]["now"], "ja")
 
 
+def test_decrypto_three_players_the_lone_interceptor_is_not_told_of_an_encryptor_or_keywords():
+    """3 players (2 vs 1): the lone player has no encryptor and no keywords, so while the pair
+    encrypts their tip is the lone interceptor's own, not the team-mate's "wait" (found in the
+    browser test: it said "your encryptor is thinking… learn your team's four keywords")."""
+    g = started(Decrypto, 3)
+    assert g.variant == "three"
+    (team, enc), = g.encryptors.items()
+    mate = next(s for s in g.teams[team] if s != enc)
+    lone = next(s for s in g.players if s not in g.teams[team])
+    assert strip_step(g) == "encrypt"
+    assert g.view(None)["coach"]["strip"]["next"]["key"] == "decrypto.coach.next.encrypt_three"
+    assert tip_of(g, enc) == "encryptor" and tip_of(g, mate) == "wait"
+    assert tip_of(g, lone) == "lone"
+    for lang in i18n.LANGS:
+        assert "decrypto.coach.tip.lone" in i18n.catalogue(lang)
+    g.apply(enc, {"type": "clues", "round": 1, "clues": ["zqa", "zqb", "zqc"], "final": True}, 1.0)
+    assert strip_step(g) == "decode"
+    assert g.view(None)["coach"]["strip"]["next"]["key"] == "decrypto.coach.next.decode_three"
+    assert tip_of(g, enc) == "silent" and tip_of(g, mate) == "decoder" and tip_of(g, lone) == "wait_round1"
+    g.apply(mate, {"type": "lock", "round": 1, "team": team, "code": g.codes[team]}, 2.0)
+    assert strip_step(g) == "reveal" and tip_of(g, lone) == "reveal"
+    g.host_apply({"type": "next", "round": 1, "team": team}, 3.0)
+    assert strip_step(g) == "encrypt2" and tip_of(g, lone) == "lone"
+
+
 def test_top_ten_round_one_theme_answers_calls_and_tokens():
     g = started(TopTen, 4, first_captain="s1")
     assert strip_step(g) == "choose" and tip_of(g, "s1") == "captain_choose" and tip_of(g, "s2") is None

@@ -47,12 +47,15 @@ def strip(g: "Decrypto") -> dict | None:
 
 
 def tip(g: "Decrypto", seat: str) -> dict | None:
-    """The tip for ``seat``'s role now: encryptor, silent encryptor, decoder, interceptor."""
+    """The tip for ``seat``'s role now: encryptor, silent encryptor, decoder, interceptor (and,
+    with 3 players, the lone interceptor's while the pair encrypts)."""
     team = g.team_of(seat)
     if team is None or g.phase not in ("encrypt", "guess", "reveal"):
         return None
     encryptor = g.encryptors.get(team) == seat
-    if g.phase == "encrypt":
+    if g.phase == "encrypt" and team not in g.encrypting:
+        name = "lone"  # 3 players: the lone interceptor has no encryptor and no keywords
+    elif g.phase == "encrypt":
         name = "encryptor" if encryptor and g.clues.get(team) is None else (None if encryptor else "wait")
     elif g.phase == "guess":
         group = g.group_of(seat)
