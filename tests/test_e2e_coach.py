@@ -562,3 +562,42 @@ def test_diabolo_round_one(table, lang):
         t.act(seat, {"type": "pass", "round": 1})
     strip = t.step("scored", lang)
     t.tip(strip["next"]["params"]["next_seat"], "deal", "diabolo", lang)
+
+
+# --- Decrypto with three players (2 vs 1): round 1's own wording, in each language ---------------------
+
+
+def test_decrypto_three_players_round_one(table, lang):
+    t = table
+    if len(t.phones) == len(NAMES):  # the module's last test: the fourth player goes (the host's kick)
+        gone = t.seats[-1]
+        assert t.host("kick", seat=gone)["ok"]
+        t.phones.pop()
+        t.seats.pop()
+        t.names.pop(gone)
+    t.lang(lang)
+    g = t.start("decrypto")
+    assert g["variant"] == "three", g["variant"]
+    (team, enc), = g["encryptors"].items()
+    mate = next(s for s in g["teams"][team] if s != enc)
+    lone = next(s for s in t.seats if s not in g["teams"][team])
+    strip = t.step("encrypt", lang)
+    assert strip["next"]["key"] == "decrypto.coach.next.encrypt_three"
+    t.tip(enc, "encryptor", "decrypto", lang)
+    t.tip(mate, "wait", "decrypto", lang)
+    t.tip(lone, "lone", "decrypto", lang)  # no encryptor, no keywords: the lone interceptor's own tip
+    t.no_tip(lone, "wait", "decrypto")
+    shot(t.phone(lone), f"decrypto-three-lone-phone-{lang}")
+    code = t.view(t.phone(enc))["my_code"]
+    t.act(enc, {"type": "clues", "round": 1, "clues": ["zqa", "zqb", "zqc"], "final": True})
+    strip = t.step("decode", lang)
+    assert strip["next"]["key"] == "decrypto.coach.next.decode_three"
+    t.tip(enc, "silent", "decrypto", lang)
+    t.tip(mate, "decoder", "decrypto", lang)
+    t.tip(lone, "wait_round1", "decrypto", lang)
+    t.act(mate, {"type": "lock", "round": 1, "team": team, "code": code})
+    strip = t.step("reveal", lang)
+    assert strip["next"]["key"] == "decrypto.coach.next.reveal_end1"  # one team: its reveal ends round 1
+    t.tip(lone, "reveal", "decrypto", lang)
+    assert t.host_act({"type": "next", "round": 1, "team": team})["ok"]
+    t.step("encrypt2", lang)
