@@ -7,7 +7,9 @@ catalogue's words for the step with the players' names, and the right phone must
 tip (and the others not), dismissed with one tap on a ≥44 px button. Each game's first-round test
 runs twice, in Japanese and in English (``lang``): the same sequence of steps and tips, every text
 derived from that language's catalogue (``i18n.message``), never hard-coded; each run also switches
-the language once mid-round and checks the words follow. The coach off
+the language once mid-round and checks the words follow. Beyond the first steps: The Mind's shuriken
+declined and then used (it ends level 1), Diabolo's round 1 to the deck-out and the score, and, the
+module's last test, Decrypto with three players (the host kicks the fourth phone). The coach off
 shows nothing, the host's skip ends it on every screen, and the strip never covers the game
 (it takes its room from the page: the game keeps its whole height inside the screen).
 
