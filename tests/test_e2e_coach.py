@@ -233,8 +233,8 @@ def test_the_mind_level_one(table, lang):
         t.tv.locator("[data-choose=the_mind]").click()
         expect(t.tv.get_by_test_id("coach-switch")).to_have_attribute("aria-pressed", "true")
         expect(t.phones[1].locator(".coach-lobby")).to_have_attribute("data-coach", "on")
-    shot(t.tv, f"lobby-tv-{lang}")
-    shot(t.phones[1], f"lobby-phone-{lang}")
+        shot(t.tv, f"lobby-tv-{lang}")  # only here is the TV in the lobby (the en run starts mid-game)
+        shot(t.phones[1], f"lobby-phone-{lang}")
     t.start("the_mind")
     s1, s2, s3, s4 = t.seats
     t.step("ready", lang)
