@@ -263,8 +263,9 @@ def start_the_mind(lane: Lane) -> None:
     lane.player("bo")
     assert lane.host("choose", game="the_mind")["ok"]
     assert lane.host("start")["ok"]
-    lane.phone.wait('PH.last.game && PH.last.game.game === "the_mind" && PH.last.game.hand.length > 0',
-                    "The Mind dealt on the phone")
+    serial = lane.tv().wait_state(lambda s: s["party"]["phase"] == "game", "the game on the TV")["party"]["serial"]
+    lane.phone.wait(f'PH.last.party.serial === {serial} && PH.last.game && PH.last.game.game === "the_mind" '
+                    '&& PH.last.game.hand.length > 0', "The Mind dealt on the phone")
 
 
 def test_wake_video_survives_host_outage(checked):
@@ -326,7 +327,7 @@ def play_level(lane: Lane, level: int, interrupt=None) -> None:
             f"level {level} dealt on the phone")
     ready_both(lane, level)
     n = 0
-    while True:
+    while n < 3 * level:  # bounded: a level holds 2 × level cards
         if interrupt:
             interrupt(n)
         g = mind(ph)
@@ -384,7 +385,8 @@ def test_the_mind_through_outages(checked):
             sid = ph.js("return PH.socket.id;")
             lane.restart_host()
             ph.wait(f"PH.connected && PH.socket.id !== {json.dumps(sid)}", "reconnected to the restarted host", timeout=20)
-            after = mind(ph)
+            # a restarted host sends everyone back to 準備OK (the phone's first state says so)
+            after = ph.wait("PH.last.game.phase === 'ready' && PH.last.game", "the level again after the restart")
             assert after["hand"] == before["hand"] and after["level"] == before["level"], (before, after)
 
     play_level(lane, 1, interrupt=interrupt)
@@ -407,7 +409,9 @@ def test_word_basket_to_a_win(checked):
     bo = lane.player("bo")
     assert lane.host("choose", game="word_basket")["ok"]
     assert lane.host("start")["ok"]
-    ph.wait("PH.last.game && PH.last.game.game === 'word_basket' && PH.last.game.hand.length === 5", "the deal")
+    serial = lane.tv().wait_state(lambda s: s["party"]["phase"] == "game", "the game on the TV")["party"]["serial"]
+    ph.wait(f"PH.last.party.serial === {serial} && PH.last.game && PH.last.game.game === 'word_basket' "
+            "&& PH.last.game.hand.length === 5", "the deal")
     me = ph.js("return PH.last.me.seat;")
     for _ in range(30):
         g = ph.wait("PH.connected && PH.last.game", "the game")
