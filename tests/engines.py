@@ -237,6 +237,9 @@ class WebKitPhone(Phone):
         else:
             raise RuntimeError(f"WebKit did not start in {LAUNCH_TRIES} tries: {last!r}")
         self.driver.set_script_timeout(30)
+        # Every WebDriver call answers or fails within 30 s (Selenium's default waits forever: a
+        # WebKit automation call that never answered hung a whole run here, see the note).
+        self.driver.command_executor._client_config.timeout = 30
         self.viewport(width, height)
 
     def goto(self, url: str) -> None:
