@@ -21,6 +21,7 @@ Waits are for state (polled), never for time.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -47,8 +48,6 @@ SHOTS = Path(tempfile.gettempdir()) / "partyhost-shots" / "engines"
 
 
 def _missing(reason: str) -> None:
-    import os
-
     if os.environ.get("CI"):
         pytest.fail(f"{reason} (CI is set: a missing browser must not pass silently)", pytrace=False)
     pytest.skip(reason)
@@ -150,6 +149,9 @@ class Lane:
 @pytest.fixture(scope="module", params=["webkit", "firefox"])
 def lane(request):
     """One engine's rig for the whole module (one server, one browser)."""
+    if request.param == "webkit" and os.environ.get("PARTYHOST_SKIP_WEBKIT") == "1":
+        pytest.skip("PARTYHOST_SKIP_WEBKIT=1: the WebKit lane is switched off (see issue 15's note: WebKitGTK "
+                    "automation calls that never answer on a heavily loaded machine)")
     data = Path(tempfile.mkdtemp(prefix=f"ph-lane-{request.param}-"))
     rig = Lane(request.param, data)
     try:
