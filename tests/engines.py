@@ -273,15 +273,29 @@ class WebKitPhone(Phone):
 
     def viewport(self, width: int, height: int) -> None:
         """Size the window so that the page's viewport is ``width`` × ``height`` (MiniBrowser's
-        window is never narrower than 447 px)."""
+        window is never narrower than 447 px). The page's size is read once it has settled (a
+        read in the middle of a resize once gave a size that made the next request invalid)."""
+        def settled() -> list[int]:
+            last = None
+            for _ in range(20):
+                inner = self.driver.execute_script("return [innerWidth, innerHeight];")
+                if inner == last:
+                    return inner
+                last = inner
+                time.sleep(0.05)
+            return last
+
         self.driver.set_window_size(width, height)
         for _ in range(3):
-            inner = self.driver.execute_script("return [innerWidth, innerHeight];")
+            inner = settled()
             dw, dh = width - inner[0], height - inner[1]
             if not dw and not dh:
                 return
             size = self.driver.get_window_size()
-            self.driver.set_window_size(size["width"] + dw, size["height"] + dh)
+            w, h = size["width"] + dw, size["height"] + dh
+            if not (100 <= w <= 4000 and 100 <= h <= 4000):
+                continue  # a size read mid-resize: look again
+            self.driver.set_window_size(w, h)
 
     def screenshot(self, path: Path) -> None:
         self.driver.save_screenshot(str(path))
