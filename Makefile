@@ -63,7 +63,8 @@ screenshots: install-test chromium
 	PARTYHOST_SHOTS=docs $(BIN)/python -m pytest -q tests/test_e2e_*.py
 
 ## Every benchmark in bench/: real server + simulated phones over loopback (latency, throughput,
-## memory), word-list load time, lookups and memory.
+## memory; bench_fanout.py: server CPU per action at N = 9/17/33 with permessage-deflate clients,
+## as browsers connect, against a bare Flask-SocketIO floor), word-list load time, lookups and memory.
 bench: install-test
 	@set -e; for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b; done
 

@@ -107,8 +107,40 @@ def main() -> None:
               f"{r['hit_rate']:>5.2f}")
     print(f"(best load of {a.repeat} fresh processes; {a.lookups:,} lookups each, half hits; "
           f"RSS + = VmRSS after load minus before; peak = VmHWM of that process)")
+    compounds = compound_rate()
+    print(f"de compound check (latin.is_word on words not in the list): "
+          f"{compounds['split_per_s']:,.0f}/s on unlisted compounds (ZAHNBUERSTE…), "
+          f"{compounds['salad_per_s']:,.0f}/s on 6–20-letter letter salad (worst case, no split)")
+    rows["de_compounds"] = compounds
     if a.json:
         print(json.dumps(rows, indent=1))
+
+
+def compound_rate(seconds: float = 0.5) -> dict:
+    """German compound splitting (issue 14), in this process: checks per second of
+    :func:`partyhost.lexicon.latin.is_word` on unlisted compounds and on random letter strings."""
+    import random
+    import string
+    import time
+
+    sys.path.insert(0, str(ROOT))
+    from partyhost.lexicon import latin
+
+    latin.load("de")
+    compounds = ["ZAHNBUERSTE", "HAUSAUFGABE", "APFELSAFT", "HAUSTUEREN", "FAHRRADWEG",
+                 "GEBURTSTAGSKUCHEN", "SCHOKOLADENKUCHEN", "FEUERWEHRAUTO"]
+    rng = random.Random(1)
+    salad = ["".join(rng.choice(string.ascii_uppercase) for _ in range(rng.randint(6, 20)))
+             for _ in range(2000)]
+    out = {}
+    for key, items in (("split_per_s", compounds), ("salad_per_s", salad)):
+        n, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            for w in items:
+                latin.is_word(w, "de")
+            n += len(items)
+        out[key] = n / (time.perf_counter() - t0)
+    return out
 
 
 if __name__ == "__main__":

@@ -45,6 +45,10 @@ from pathlib import Path
 import socketio
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+from partyhost.pyclient import in_order, keep_held  # noqa: E402
+
 perf = time.perf_counter
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -174,9 +178,10 @@ class Hub:
 class Sim:
     """One socket: a phone or a TV page. Keeps the newest view it has received.
 
-    python-socketio's client runs every incoming event in a new thread, so two ``state``
-    messages can be handled out of order: the newest view is chosen by
-    ``(party.serial, game.version)``, never by arrival.
+    python-socketio's client runs every incoming event in a new thread; :func:`in_order` makes
+    it handle them one at a time in arrival order, as a browser does, so the roster and
+    catalogue the server leaves out when unchanged are kept from the previous state
+    (:func:`keep_held`). The newest view is still chosen by ``(party.serial, game.version)``.
     """
 
     #: websocket-client validates the UTF-8 of every text frame in pure Python unless wsaccel is
@@ -189,11 +194,9 @@ class Sim:
         self.hub = hub
         self.label = label
         self.role = role
-        self.sio = socketio.Client(
-            reconnection=False,
-            websocket_extra_options={"skip_utf8_validation": self.skip_utf8_validation},
-        )
+        self.sio = self.make_client()
         self.view: dict | None = None
+        self.held: dict | None = None  # the last state received, held parts kept
         self.key: tuple[int, int] = (-1, -1)
         self.arrival: float | None = None
         self.states = 0
@@ -213,9 +216,17 @@ class Sim:
         self.sio.on("kicked", self._on_kicked)
         self.sio.on("disconnect", self._on_disconnect)
 
+    def make_client(self):
+        """The Socket.IO client (``bench_fanout.py`` swaps in one that offers permessage-deflate)."""
+        return in_order(socketio.Client(
+            reconnection=False,
+            websocket_extra_options={"skip_utf8_validation": self.skip_utf8_validation},
+        ))
+
     # receive side (client threads)
     def _on_state(self, data) -> None:
         t = perf()
+        data = self.held = keep_held(data, self.held)
         party = data.get("party") or {}
         game = data.get("game") or {}
         key = (int(party.get("serial", 0)), int(game.get("version", 0)))
@@ -301,6 +312,8 @@ def _safe_disconnect(s: Sim) -> None:
 # ----- the bench for one async mode -----------------------------------------------------------
 
 class ModeBench:
+    sim_class = Sim
+
     def __init__(self, mode: str, args: argparse.Namespace) -> None:
         self.mode = mode
         self.args = args
@@ -381,14 +394,14 @@ class ModeBench:
     def connect_clients(self) -> None:
         a = self.args
         hub = self.hub
-        self.tv = Sim(hub, "tv", "tv")
+        self.tv = self.sim_class(hub, "tv", "tv")
         self.tv.connect(self.url, {"role": "tv", "lang": "en"}, a.timeout)
         wait_until(hub, lambda: self.tv.view is not None, a.timeout, "the TV's first state")
         if not self.tv.view.get("host"):
             raise BenchError("the loopback TV page has no host powers")
         t0 = perf()
         for i in range(a.phones):
-            p = Sim(hub, f"phone{i + 1}", "phone")
+            p = self.sim_class(hub, f"phone{i + 1}", "phone")
             self.phones.append(p)  # before connecting: the finally block disconnects it
             p.connect(self.url, {"role": "phone", "lang": "en"}, a.timeout)
             wait_until(hub, lambda: p.welcome is not None, a.timeout, f"{p.label} welcome")

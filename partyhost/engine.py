@@ -29,7 +29,7 @@ from . import i18n, wire
 from .games import registry
 from .games.base import RuleError
 from .netaddr import Candidate, join_url
-from .party import Party
+from .party import Party, clean_name, name_key
 from .store import failure_reason
 
 log = logging.getLogger("partyhost.engine")
@@ -50,7 +50,7 @@ ENVELOPES: dict[str, dict] = {
     "join": {
         "type": "object",
         "properties": {"id": _ID, "name": {"type": "string", "maxLength": 256},
-                       "lang": {"type": "string", "maxLength": 10}},
+                       "lang": {"type": "string", "maxLength": 10}, "claim": {"type": "boolean"}},
         "required": ["name"],
         "additionalProperties": False,
     },
@@ -71,19 +71,25 @@ ENVELOPES: dict[str, dict] = {
         "properties": {
             "id": _ID,
             "op": {"enum": ["choose", "start", "restart", "pause", "resume", "end", "kick",
-                            "promote", "address", "game"]},
+                            "promote", "address", "game", "coach", "claim"]},
+            "claim": {"type": "string", "maxLength": 40},
+            "allow": {"type": "boolean"},
             "action": {"type": "object"},
             "game": {"type": "string", "maxLength": 40},
             "options": {"type": "object"},
             "seat": {"type": "string", "maxLength": 20},
             "index": {"type": "integer", "minimum": 0},
             "serial": {"type": "integer"},
+            "on": {"type": "boolean"},
         },
         "required": ["op"],
         "additionalProperties": False,
     },
 }
 _ENVELOPE_VALIDATORS = {kind: wire.Validator(schema) for kind, schema in ENVELOPES.items()}
+
+MAX_CLAIMS = 8
+"""Most take-over requests waiting for the host at once (one per phone); more are refused."""
 
 SAVE_RETRY = 5.0
 """Seconds between attempts to save again while saving fails and nothing else changes, so the
@@ -140,6 +146,37 @@ def reply_id(payload: Any) -> str | int | None:
     return None
 
 
+#: Parts of the party view a page keeps from state to state: each goes to a socket only when it
+#: differs from what that socket was last sent (and in full after every (re)connect). Issue 18.
+HELD_PARTS = ("games", "roster")
+
+
+def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
+    """``view`` as compact strict JSON with sorted keys, exactly as :func:`wire.compact` writes it,
+    but each top-level dict or list is written once per ``memo``: views that share the same
+    object (the party view, a seat's game view, see :meth:`Engine.view_for`) reuse its text.
+
+    Args:
+        view: a view (a dict with string keys).
+        memo: ``id(part) -> (part, text)`` kept for one flush (the part is held so its id
+            cannot be reused meanwhile).
+    Raises:
+        ValueError: a non-finite number anywhere in the view.
+    """
+    parts = []
+    for key in sorted(view):
+        value = view[key]
+        if isinstance(value, (dict, list)):
+            done = memo.get(id(value))
+            if done is None:
+                done = memo[id(value)] = (value, wire.compact(value))
+            text = done[1]
+        else:
+            text = wire.compact(value)
+        parts.append(f"{wire.compact(key)}:{text}")
+    return "{" + ",".join(parts) + "}"
+
+
 class Engine:
     """The party's one engine loop.
 
@@ -188,6 +225,8 @@ class Engine:
         self.party = Party(room=room_code(self.rng))
         self.connections: dict[str, Connection] = {}
         self._sent: dict[str, str] = {}
+        # sid -> {"games"/"roster": the JSON of that part the socket holds} (see HELD_PARTS)
+        self._held: dict[str, dict[str, str]] = {}
         self._recent_by_seat: dict[str, deque] = {}
         self._paused_total = 0.0
         self._game_floor = float("-inf")  # the latest game time handed out (see received_game_time)
@@ -196,6 +235,10 @@ class Engine:
         self._stopped = False
         self.restore_problems: list[str] = []
         self._alerts: dict[str, dict] = {}
+        # take-over requests: a phone asks for an away seat by its name; the host decides
+        self._claims: dict[str, dict] = {}  # claim id -> {"id", "seat", "sid"}
+        self._claim_answer: dict[str, str] = {}  # sid -> "refused" | "gone": told on its page
+        self._moved: dict[str, str] = {}  # a taken-over seat's old token -> seat id
         self._save_failure: dict | None = None  # {"reason", "count", "retry_at"} while saving fails
         if snapshot:
             self._restore(snapshot)
@@ -217,6 +260,10 @@ class Engine:
             try:
                 if self.party.running:
                     game.interrupted(self.game_now())
+                    # every seat starts away after a restart: the game waits for whoever does
+                    # not come back (Game.presence), as for a phone that dropped
+                    for seat_id in self.party.players:
+                        game.presence(seat_id, False, self.game_now())
                 # a state that loads but cannot be shown or timed would blank every screen
                 for seat in [None, *self.party.players]:
                     wire.dumps(game.view(seat))
@@ -298,6 +345,8 @@ class Engine:
             self._process(message)
             count += 1
         self._fire_timers()
+        if self.party.settle(self.game_now()):  # a game just ended: into the night's record
+            self._dirty = True
         self._flush()
         return count
 
@@ -448,10 +497,15 @@ class Engine:
         )
         self.connections[message.sid] = conn
         self._sent.pop(message.sid, None)
+        self._held.pop(message.sid, None)
         welcome: dict[str, Any] = {"seat": None, "room": self.party.room, "role": conn.role}
         if conn.role == "phone" and meta.get("token") is not None:
             seat = self.party.seat_of_token(meta.get("token"))
-            if seat is None:
+            moved = self._moved.get(meta.get("token")) if isinstance(meta.get("token"), str) else None
+            if seat is None and moved is not None and moved in self.party.seats:
+                welcome["reason"] = "moved"  # the seat was taken over from another device
+                welcome["name"] = self.party.seats[moved].name
+            elif seat is None:
                 welcome["reason"] = "unknown_token"
             else:
                 self._bind(conn, seat.id)
@@ -464,10 +518,35 @@ class Engine:
         conn.seat = seat_id
         seat.connections += 1
         seat.away_since = None
+        for claim in [c for c in self._claims.values() if c["seat"] == seat_id]:
+            del self._claims[claim["id"]]  # the seat is back (or taken over): nothing to take
+            if claim["sid"] != conn.sid:
+                self._claim_answer[claim["sid"]] = "gone"
+        if seat.connections == 1:
+            self._tell_presence(seat_id, True)
+
+    def _tell_presence(self, seat_id: str, present: bool) -> None:
+        """Tell a running game that a playing seat's last socket went (``present`` False) or its
+        first came back (True), on the game clock (:meth:`Game.presence`). A game's refusal or
+        bug here never blocks the (re)connect itself."""
+        party = self.party
+        game = party.game
+        if game is None or not party.running or seat_id not in party.players:
+            return
+        try:
+            self._guarded(lambda: game.presence(seat_id, present, self._rules_now()))
+        except RuleError:
+            pass
+        self._dirty = True
 
     def _on_disconnect(self, message: Message) -> None:
         conn = self.connections.pop(message.sid, None)
         self._sent.pop(message.sid, None)
+        self._held.pop(message.sid, None)
+        self._claim_answer.pop(message.sid, None)
+        for claim_id in [c["id"] for c in self._claims.values() if c["sid"] == message.sid]:
+            del self._claims[claim_id]
+            self._dirty = True
         if conn is None or conn.seat is None:
             return
         seat = self.party.seats.get(conn.seat)
@@ -475,6 +554,7 @@ class Engine:
             seat.connections = max(0, seat.connections - 1)
             if seat.connections == 0:
                 seat.away_since = self.clock()
+                self._tell_presence(seat.id, False)
         self._dirty = True
 
     def _on_join(self, conn: Connection, payload: dict, message: Message) -> None:
@@ -484,10 +564,77 @@ class Engine:
             raise RuleError("already_joined")
         lang = i18n.normalize_lang(payload.get("lang"), conn.lang)
         conn.lang = lang
+        self._claim_answer.pop(conn.sid, None)
+        away = self._away_seat_named(payload["name"])
+        if payload.get("claim"):
+            self._claim(conn, payload["name"], away)
+            return
+        if away is not None:
+            # the name of a seat whose phone is away: the page offers to ask the host for it
+            raise RuleError("name_taken_away", name=away.name)
         seat = self.party.join(payload["name"], lang, lambda: secrets.token_urlsafe(24))
         self._bind(conn, seat.id)
         self._send("welcome", {"seat": seat.id, "name": seat.name, "token": seat.token,
                                "room": self.party.room, "role": "phone"}, conn.sid)
+
+    def _away_seat_named(self, name: str):
+        """The seat called ``name`` (by :func:`partyhost.party.name_key`) when no phone of it is
+        connected, else None."""
+        key = name_key(name)
+        for seat in self.party.seats.values():
+            if name_key(seat.name) == key and seat.connections == 0:
+                return seat
+        return None
+
+    def _claim(self, conn: Connection, name: str, seat) -> None:
+        """A phone asks to take over the away seat called ``name`` (its own phone locked out, a
+        second browser): the request waits for the host (TV or host phone), since a name is not
+        an identity. A connected seat can never be asked for.
+
+        Raises:
+            RuleError: ``"claim_no_seat"`` (no seat of that name is away), ``"too_many_claims"``.
+        """
+        if seat is None:
+            raise RuleError("claim_no_seat", name=clean_name(name))
+        for old in [c["id"] for c in self._claims.values() if c["sid"] == conn.sid]:
+            del self._claims[old]
+        if len(self._claims) >= MAX_CLAIMS:
+            raise RuleError("too_many_claims")
+        claim_id = secrets.token_urlsafe(9)
+        self._claims[claim_id] = {"id": claim_id, "seat": seat.id, "sid": conn.sid}
+
+    def _answer_claim(self, claim_id: str, allow: bool) -> None:
+        """The host's answer to a take-over request. Allowed: the asking phone gets the seat
+        (hand, score and all) under a new token; the old token is kept aside so the old page,
+        when it wakes, is told its seat moved. Refused: the asking phone is told.
+
+        Raises:
+            RuleError: ``"no_such_claim"`` (answered already, or its phone went);
+                ``"seat_connected"`` (the seat's own phone came back meanwhile).
+        """
+        claim = self._claims.pop(claim_id, None)
+        if claim is None:
+            raise RuleError("no_such_claim")
+        conn = self.connections.get(claim["sid"])
+        seat = self.party.seats.get(claim["seat"])
+        if conn is None or seat is None:
+            raise RuleError("no_such_claim")
+        if not allow:
+            self._claim_answer[conn.sid] = "refused"
+            return
+        if seat.connections > 0 or conn.seat is not None:
+            raise RuleError("seat_connected", name=seat.name)
+        self._moved[seat.token] = seat.id
+        seat.token = secrets.token_urlsafe(24)
+        self._bind(conn, seat.id)
+        self._send("welcome", {"seat": seat.id, "name": seat.name, "token": seat.token,
+                               "room": self.party.room, "role": "phone", "moved_here": True}, conn.sid)
+
+    def claims(self) -> list[dict]:
+        """Take-over requests waiting for the host, oldest first: ``[{"id", "seat", "name"}]``
+        (for the TV and host screens)."""
+        return [{"id": c["id"], "seat": c["seat"], "name": self.party.seats[c["seat"]].name}
+                for c in self._claims.values() if c["seat"] in self.party.seats]
 
     def _on_lang(self, conn: Connection, payload: dict, message: Message) -> None:
         conn.lang = i18n.normalize_lang(payload["lang"], conn.lang)
@@ -577,11 +724,16 @@ class Engine:
             seat_id = payload.get("seat", "")
             sids = [c for c in self.connections.values() if c.seat == seat_id]
             party.kick(seat_id, self._rules_now())
+            for claim in [c for c in self._claims.values() if c["seat"] == seat_id]:
+                del self._claims[claim["id"]]
+                self._claim_answer[claim["sid"]] = "gone"
             for other in sids:
                 other.seat = None
                 self._send("kicked", {}, other.sid)
         elif op == "promote":
             party.promote(payload.get("seat", ""))
+        elif op == "claim":
+            self._answer_claim(payload.get("claim", ""), bool(payload.get("allow")))
         elif op == "game":
             # the host's own moves inside a game (overrule a table vote, …): Game.host_apply
             game = party.game
@@ -590,7 +742,13 @@ class Engine:
             if game.over:
                 raise RuleError("game_over")
             action = payload.get("action")
-            self._guarded(lambda: game.host_apply(action, self._rules_now()))
+            by = None if conn.host_screen else conn.seat  # a promoted phone acts from its seat
+            self._guarded(lambda: game.host_apply(action, self._rules_now(), by=by))
+        elif op == "coach":
+            # the first-round coach: the lobby switch, or (during a game) the host's skip
+            if "on" not in payload:
+                raise RuleError("malformed", detail="on: required")
+            party.set_coach(payload["on"])
         elif op == "address":
             index = payload.get("index", 0)
             if index >= len(self.addresses):
@@ -621,38 +779,64 @@ class Engine:
             "serial": party.game_serial,
             "players": list(party.players),
             "over": bool(party.game is not None and party.game.over),
+            "coach": party.coach_on(),
             "ended": party.ended,
+            "record": party.record,
+            "scoreboard": party.scoreboard(),
         }
 
-    def view_for(self, conn: Connection) -> dict:
+    def view_for(self, conn: Connection, shared: dict | None = None) -> dict:
         """Everything one socket may see: the party, its own seat, and the game view of that
-        seat (the table view for TV pages, spectators and phones not yet seated)."""
+        seat (the table view for TV pages, spectators and phones not yet seated).
+
+        Args:
+            conn: the socket.
+            shared: a dict kept for one flush: the parts every socket sees alike (the party
+                view, each seat's game view, the join box) are built once and the *same
+                objects* are put in every view, so :func:`encode_view` writes each once.
+        """
+        if shared is None:
+            shared = {}
         party = self.party
         game = party.game
         seat_id = conn.seat
-        view: dict[str, Any] = {"party": self.party_view(), "host": self.is_host(conn)}
+        if "party" not in shared:
+            shared["party"] = self.party_view()
+        view: dict[str, Any] = {"party": shared["party"], "host": self.is_host(conn)}
         if conn.role == "phone":
             seat = party.seats.get(seat_id) if seat_id else None
             view["me"] = None if seat is None else {
                 "seat": seat.id, "name": seat.name, "spectator": seat.spectator,
                 "playing": seat.id in party.players,
             }
+            asked = next((c for c in self._claims.values() if c["sid"] == conn.sid), None)
+            if seat is None and asked is not None and asked["seat"] in party.seats:
+                view["claim"] = {"status": "pending", "name": party.seats[asked["seat"]].name}
+            elif seat is None and conn.sid in self._claim_answer:
+                view["claim"] = {"status": self._claim_answer[conn.sid]}
         if game is not None:
-            view["game"] = game.view(seat_id if seat_id in party.players else None)
+            game_seat = seat_id if seat_id in party.players else None
+            if ("game", game_seat) not in shared:
+                shared["game", game_seat] = game.view(game_seat)
+            view["game"] = shared["game", game_seat]
         else:
             view["game"] = None
-        if conn.role == "tv" or self.is_host(conn):
-            url = self.join_url()
-            view["join"] = {
-                "url": url,
-                "addresses": [
-                    {"address": c.address, "interface": c.interface, "virtual": c.virtual,
-                     "default_route": c.default_route}
-                    for c in self.addresses
-                ],
-                "index": party.address_index,
-            }
-            view["alerts"] = self.alerts()
+        if conn.role == "tv" or view["host"]:
+            if "join" not in shared:
+                shared["join"] = {
+                    "url": self.join_url(),
+                    "addresses": [
+                        {"address": c.address, "interface": c.interface, "virtual": c.virtual,
+                         "default_route": c.default_route}
+                        for c in self.addresses
+                    ],
+                    "index": party.address_index,
+                }
+                shared["alerts"] = self.alerts()
+                shared["claims"] = self.claims()
+            view["join"] = shared["join"]
+            view["alerts"] = shared["alerts"]
+            view["claims"] = shared["claims"]
         return view
 
     def alert(self, code: str, **params: Any) -> None:
@@ -713,21 +897,63 @@ class Engine:
         now = self.game_now()
         if self.store is not None:
             self._save(now)
+        # A view depends on the socket's role, its seat and its host powers only (view_for), so
+        # each distinct view is built and encoded once per flush, however many screens show it.
+        # The encoding is both the "did it change" key and the text that goes out (issue 18).
+        # The games catalogue (static) and the roster (public, changes rarely) are held by the
+        # page: the views are encoded without them, and a socket gets each only when what it
+        # holds differs (its first state after each (re)connect, or a roster change).
+        lean: dict[tuple, tuple[dict, dict, str] | None] = {}  # kind -> (full view, lean view, text)
+        variants: dict[tuple, tuple[dict, str]] = {}  # (kind, parts) -> (view, text) with those parts
+        parties: dict[tuple, dict] = {}  # parts -> the lean party view plus those parts (shared)
+        shared: dict = {}
+        memo: dict[int, tuple[Any, str]] = {}
+        lean_party: dict | None = None
+        held_texts: dict[str, str] = {}
+        outgoing: dict[str, tuple[dict, list[str]]] = {}
         unsendable: list[str] = []
         for conn in list(self.connections.values()):
-            view = self.view_for(conn)
-            try:
-                key = wire.dumps(view, sort_keys=True, ensure_ascii=False)
-            except ValueError:
-                # a non-finite number in a view: a bug in a game. That socket keeps its last
-                # good state; the others still get theirs, then the bug is raised loudly.
+            kind = (conn.role, conn.seat, self.is_host(conn))
+            if kind not in lean:
+                view = self.view_for(conn, shared)
+                if lean_party is None:
+                    lean_party = {k: v for k, v in view["party"].items() if k not in HELD_PARTS}
+                lean_view = {**view, "party": lean_party}
+                try:
+                    lean[kind] = (view, lean_view, encode_view(lean_view, memo))
+                    if not held_texts:
+                        held_texts = {k: wire.compact(view["party"].get(k)) for k in HELD_PARTS}
+                except ValueError:
+                    # a non-finite number in a view: a bug in a game. That socket keeps its last
+                    # good state; the others still get theirs, then the bug is raised loudly.
+                    lean[kind] = None
+            entry = lean[kind]
+            if entry is None:
                 unsendable.append(conn.sid)
                 continue
-            if self._sent.get(conn.sid) == key:
+            view, lean_view, text = entry
+            held = self._held.setdefault(conn.sid, {})
+            parts = tuple(k for k in HELD_PARTS if held.get(k) != held_texts[k])
+            if self._sent.get(conn.sid) == text and not parts:
                 continue
-            self._sent[conn.sid] = key
+            self._sent[conn.sid] = text
+            held.update((k, held_texts[k]) for k in parts)
+            if not parts:
+                outgoing.setdefault(text, (lean_view, []))[1].append(conn.sid)
+                continue
+            if (kind, parts) not in variants:
+                if parts not in parties:
+                    parties[parts] = {**lean_party, **{k: view["party"][k] for k in parts}}
+                with_parts = {**view, "party": parties[parts]}
+                variants[kind, parts] = (with_parts, encode_view(with_parts, memo))
+            with_parts, full_text = variants[kind, parts]
+            outgoing.setdefault(full_text, (with_parts, []))[1].append(conn.sid)
+        now_json = '{"now":' + wire.dumps(now) + ","
+        for text, (view, sids) in outgoing.items():
             view["now"] = now
-            self._send("state", view, conn.sid)
+            state = wire.EncodedView(view, now_json + text[1:])  # a view is never {}
+            for sid in sids:
+                self._send("state", state, sid)
         if unsendable:
             raise ValueError(f"a view holds a non-finite number (sockets {unsendable}); not sent")
 

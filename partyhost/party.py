@@ -19,6 +19,9 @@ from .games.base import Game, RuleError
 NAME_MAX = 16
 """Longest name, in characters after NFKC and trim."""
 
+RECORD_MAX = 40
+"""Games kept in the night's record (the oldest go first); a night rarely plays half as many."""
+
 HOST_GRACE = 60.0
 """Seconds a promoted host phone may be away before its powers pass on (a locked screen
 drops the socket; a minute covers a glance at another app)."""
@@ -26,6 +29,24 @@ drops the socket; a minute covers a glance at another app)."""
 INVISIBLE = frozenset("\u3164\u2800\u115f\u1160\uffa0\u17b4\u17b5\u180e\u2060\ufeff")
 """Characters that print as nothing although Unicode calls them letters or symbols (Hangul
 fillers, the blank braille pattern…): a name made only of them is refused."""
+
+
+def _record_entry(entry: object) -> bool:
+    """Whether a saved record entry has the shape the pages read (see :meth:`Party.settle`)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("game"), str):
+        return False
+    players = entry.get("players")
+    if not isinstance(players, list) or not all(
+            isinstance(p, dict) and isinstance(p.get("seat"), str) and isinstance(p.get("name"), str)
+            for p in players):
+        return False
+    result = entry.get("result")
+    if result is not None and not (isinstance(result, dict) and isinstance(result.get("places", []), list)
+                                   and all(isinstance(pl, list) for pl in result.get("places", []))):
+        return False
+    entry.setdefault("highlights", [])
+    entry.setdefault("duration", None)
+    return isinstance(entry["highlights"], list)
 
 
 def name_key(name: str) -> str:
@@ -84,6 +105,10 @@ class Party:
     ``phase`` is ``"lobby"`` (choosing and joining) or ``"game"`` (a game is running or has just
     ended; ``game.over`` tells which). ``game_serial`` counts games so actions made for an old
     game are refused as stale.
+
+    ``record`` is the night's record (今夜の記録): one entry per finished game (see
+    :meth:`settle`), kept in the snapshot; ``recorded`` is the serial of the last game written
+    there and ``started_at`` the game clock when the current game started.
     """
 
     room: str
@@ -101,6 +126,11 @@ class Party:
     ended: dict | None = None
     address_index: int = 0
     next_seat: int = 1
+    played: list[str] = field(default_factory=list)
+    coach_choice: dict[str, bool] = field(default_factory=dict)
+    record: list[dict] = field(default_factory=list)
+    recorded: int = 0
+    started_at: float | None = None
 
     # ----- seats -------------------------------------------------------------------------
     def seat_of_token(self, token: object) -> Seat | None:
@@ -206,6 +236,22 @@ class Party:
             self.options[game_key] = registry.check_options(cls, options)
         self.game_key = game_key
 
+    def coach_on(self, game_key: str | None = None) -> bool:
+        """Whether the first-round coach (はじめてモード) will run for ``game_key`` (default: the
+        chosen game): the host's lobby switch when set, else on for a kind of game this party
+        has not played yet."""
+        key = game_key or self.game_key
+        return self.coach_choice.get(key, key not in self.played)
+
+    def set_coach(self, on: bool) -> None:
+        """The host's coach switch: in the lobby it decides the chosen game's next start; during
+        a game, off skips the coach at once (on turns it back on)."""
+        if self.running:
+            self.game.coach = bool(on)
+            self.game.version += 1
+        else:
+            self.coach_choice[self.game_key] = bool(on)
+
     @property
     def running(self) -> bool:
         """A game is under way (started and not over)."""
@@ -244,6 +290,10 @@ class Party:
         except RuleError as error:
             error.scope = error.scope or cls.KEY  # the game's own words for its refusal
             raise
+        game.coach = self.coach_on(cls.KEY)
+        if cls.KEY not in self.played:
+            self.played.append(cls.KEY)
+        self.coach_choice.pop(cls.KEY, None)  # the switch was for this start; next time: played
         self.game = game
         self.players = players
         self.last_players = list(players)
@@ -251,6 +301,7 @@ class Party:
         self.paused = False
         self.ended = None
         self.game_serial += 1
+        self.started_at = now
         for seat in self.seats.values():
             seat.spectator = seat.id not in players
 
@@ -258,8 +309,10 @@ class Party:
         """Stop the game (finished or not) and go back to the lobby.
 
         ``reason`` (``"finished"``, ``"host"``: ended mid-game, ``"too_few"``: a kick left too
-        few players) is kept in ``ended`` for the lobby to say why.
+        few players) is kept in ``ended`` for the lobby to say why. A finished game not yet in
+        the record is written there first (without its duration: no clock here).
         """
+        self.settle(None)
         self.ended = {"serial": self.game_serial, "reason": reason} if self.game else None
         self.game = None
         self.players = []
@@ -267,6 +320,67 @@ class Party:
         self.paused = False
         for seat in self.seats.values():
             seat.spectator = False
+
+    # ----- the night's record ----------------------------------------------------------------
+    def settle(self, now: float | None) -> bool:
+        """Write the current game into :attr:`record` once it is over (once per game).
+
+        The entry: ``{"serial", "game", "players": [{"seat", "name"}] (names at the time),
+        "result": Game.outcome(), "highlights": Game.highlights(), "duration": seconds on the
+        game clock (pauses excluded) or None}``. A game whose hooks fail is recorded without
+        result or highlights rather than breaking the party. Returns True when it wrote one.
+        """
+        game = self.game
+        if game is None or not game.over or self.recorded == self.game_serial:
+            return False
+        try:
+            result = game.outcome()
+        except Exception:  # a game's hook must not cost the night its record
+            result = None
+        try:
+            highlights = [h for h in game.highlights() if isinstance(h, dict) and "key" in h][:2]
+        except Exception:
+            highlights = []
+        duration = None
+        if now is not None and self.started_at is not None and now >= self.started_at:
+            duration = round(now - self.started_at, 1)
+        self.record.append({
+            "serial": self.game_serial,
+            "game": game.KEY,
+            "players": [{"seat": s, "name": self.names.get(s, s)} for s in game.players or self.players],
+            "result": result,
+            "highlights": highlights,
+            "duration": duration,
+        })
+        del self.record[:-RECORD_MAX]
+        self.recorded = self.game_serial
+        return True
+
+    def scoreboard(self) -> list[dict]:
+        """The party score across the record, best first: ``[{"seat", "name", "points",
+        "games"}]``. The stated scoring: a competitive game gives 1 point to each seat in its
+        first place (tied winners each get 1; a draw, one shared place, gives everyone 1); a
+        cooperative game gives every player 1 point when the table won, none when it lost.
+        Equal points: fewer games played first, then the order seats first appear in the
+        record. A seat still at the party shows its current name."""
+        rows: dict[str, dict] = {}
+        for entry in self.record:
+            result = entry.get("result") or {}
+            places = result.get("places") or []
+            if result.get("coop"):
+                scoring = {p["seat"] for p in entry["players"]} if result.get("won") else set()
+            else:
+                scoring = set(places[0]) if places else set()
+            for p in entry["players"]:
+                row = rows.setdefault(p["seat"], {"seat": p["seat"], "name": p["name"], "points": 0, "games": 0})
+                row["name"] = p["name"]
+                row["games"] += 1
+                row["points"] += 1 if p["seat"] in scoring else 0
+        for row in rows.values():
+            if row["seat"] in self.seats:
+                row["name"] = self.seats[row["seat"]].name
+        order = {sid: i for i, sid in enumerate(rows)}
+        return sorted(rows.values(), key=lambda r: (-r["points"], r["games"], order[r["seat"]]))
 
     def kick(self, seat_id: str, now: float) -> None:
         """Remove a seat. Mid-game the game is asked to continue without it (its cards go
@@ -306,6 +420,11 @@ class Party:
             "ended": self.ended,
             "address_index": self.address_index,
             "next_seat": self.next_seat,
+            "played": list(self.played),
+            "coach_choice": dict(self.coach_choice),
+            "record": self.record,
+            "recorded": self.recorded,
+            "started_at": self.started_at,
         }
 
     @classmethod
@@ -360,6 +479,18 @@ class Party:
         party.ended = data.get("ended")
         party.address_index = data.get("address_index", 0)
         party.next_seat = data.get("next_seat", len(party.seats) + 1)
+        played = data.get("played") or []
+        party.played = [k for k in played if isinstance(k, str)] if isinstance(played, list) else []
+        choice = data.get("coach_choice") or {}
+        party.coach_choice = ({k: v for k, v in choice.items() if isinstance(v, bool)}
+                              if isinstance(choice, dict) else {})
+        record = data.get("record")  # absent in a snapshot from before the record: an empty night
+        party.record = ([e for e in record if _record_entry(e)] if isinstance(record, list) else [])[-RECORD_MAX:]
+        if isinstance(record, list) and len(party.record) < len(record):
+            notes.append(f"{len(record) - len(party.record)} unreadable record entries dropped")
+        recorded, started = data.get("recorded"), data.get("started_at")
+        party.recorded = recorded if type(recorded) is int else 0
+        party.started_at = float(started) if type(started) in (int, float) else None
         saved_game = data.get("game")
         if saved_game:
             key = saved_game.get("key") if isinstance(saved_game, dict) else None

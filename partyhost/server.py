@@ -129,6 +129,7 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         ping_timeout=cfg.get("PING_TIMEOUT", 20),
         max_http_buffer_size=MAX_HTTP_BODY_BYTES,
         json=wire.StrictJSON,  # no NaN/Infinity ever written to a browser
+        serializer=wire.ViewPacket,  # a view's text, written once by the engine, goes out as is
         logger=False,
         engineio_logger=False,
     )

@@ -12,7 +12,12 @@ another seat or a spectator, a stale round, a missing or extra field, a wrong ty
   (:meth:`Game.redeal_hidden`), that seat's view (and the table's) is unchanged (every viewer
   every fifth step, one sampled viewer otherwise); and the re-deal changed something at least
   once in the game (a ``redeal_hidden`` that hides nothing proves nothing);
-* no deadline is left in the past after ``tick``.
+* no deadline is left in the past after ``tick``;
+* teaching: every view holds ``guide`` (``{"now": {"key", "params"}}``) and ``coach`` (None while
+  the coach is off; with it on, the TV's ``strip`` only in the table's view and a ``tip`` only
+  in a seat's), every key of both in the Japanese and the English catalogue; the coach is on
+  in every game the suite plays (so non-interference covers the tips: a seat's tip never
+  depends on what it may not know), and a game with the coach off shows none of it.
 
 The game must end within ``max_steps``. Any failed check raises ``AssertionError`` naming the
 game, the seed, the step and the action, so a failing seed can be replayed.
@@ -24,7 +29,7 @@ import json
 import random
 from typing import Any
 
-from partyhost import wire
+from partyhost import i18n, wire
 from partyhost.games import schema
 from partyhost.games.base import Game, RuleError
 
@@ -63,6 +68,39 @@ def illegal_variant(action: dict, game: Game, rng: random.Random) -> dict:
     return bad
 
 
+def check_text(text: object, where: str) -> None:
+    """``text`` is ``{"key", "params"}`` whose key (and every ``{"key"}`` param) both
+    catalogues hold."""
+    assert isinstance(text, dict) and isinstance(text.get("key"), str), f"{where}: not a text: {text!r}"
+    assert isinstance(text.get("params", {}), dict), f"{where}: params of {text!r}"
+    keys = [text["key"], *(v["key"] for v in text.get("params", {}).values() if isinstance(v, dict))]
+    for key in keys:
+        for lang in i18n.LANGS:
+            assert key in i18n.catalogue(lang), f"{where}: {key!r} is not in the {lang} catalogue"
+
+
+def check_teaching(game: Game, seat: str | None, view: dict, where: str) -> None:
+    """The ``guide`` and ``coach`` parts of one view (see the module docstring)."""
+    guide = view.get("guide")
+    assert isinstance(guide, dict) and "now" in guide, f"{where}: view({seat!r}) has no guide"
+    check_text(guide["now"], f"{where}: guide of {seat!r}")
+    coach = view.get("coach", "missing")
+    if not game.coach or game.over:
+        assert coach is None, f"{where}: coach shown while off: {coach!r}"
+        return
+    assert isinstance(coach, dict), f"{where}: coach on but view({seat!r}) has none"
+    if seat is None:
+        assert coach["tip"] is None, f"{where}: a tip in the table's view"
+        if coach["strip"] is not None:
+            check_text(coach["strip"]["now"], f"{where}: strip")
+            check_text(coach["strip"]["next"], f"{where}: strip next")
+    else:
+        assert coach["strip"] is None, f"{where}: the TV's strip in {seat!r}'s view"
+        if coach["tip"] is not None:
+            assert isinstance(coach["tip"].get("id"), str), f"{where}: a tip without id"
+            check_text(coach["tip"], f"{where}: tip of {seat!r}")
+
+
 def check_views(game: Game, who: list[str | None], where: str) -> None:
     for s in who:
         view = game.view(s)
@@ -70,6 +108,7 @@ def check_views(game: Game, who: list[str | None], where: str) -> None:
             wire.dumps(view)
         except (TypeError, ValueError) as error:
             raise AssertionError(f"{where}: view({s!r}) is not strict JSON: {error}") from None
+        check_teaching(game, s, view, where)
 
 
 def check_round_trip(game: Game, who: list[str | None], rng: random.Random, where: str) -> None:
@@ -91,9 +130,42 @@ def check_non_interference(game: Game, who: list[str | None], rng: random.Random
     return changed
 
 
+def check_record(game: Game, where: str, seated: list[str] | None = None) -> None:
+    """The finished game's :meth:`~partyhost.games.base.Game.outcome` and
+    :meth:`~partyhost.games.base.Game.highlights` are well formed: JSON-safe; the places hold
+    every player exactly once (a cooperative game: one place, ``won`` a bool); at most two
+    highlights, each a catalogued text whose every placeholder its params fill (in both
+    languages) and whose seat params name seats of the game (``seated``: every seat it started
+    with, players who left included; default: its players)."""
+    result = game.outcome()
+    wire.dumps(result)
+    assert isinstance(result, dict) and isinstance(result.get("coop"), bool), f"{where}: outcome {result!r}"
+    places = result.get("places")
+    assert isinstance(places, list) and all(isinstance(p, list) and p for p in places), f"{where}: places"
+    flat = [s for p in places for s in p]
+    assert sorted(flat) == sorted(game.players), f"{where}: places {places!r} vs players {game.players!r}"
+    if result["coop"]:
+        assert len(places) == 1 and isinstance(result.get("won"), bool), f"{where}: coop outcome {result!r}"
+    assert isinstance(result.get("detail", {}), dict), f"{where}: detail"
+    if result.get("detail", {}).get("label") is not None:
+        check_text(result["detail"]["label"], f"{where}: outcome label")
+    marks = game.highlights()
+    assert isinstance(marks, list) and len(marks) <= 2, f"{where}: highlights {marks!r}"
+    wire.dumps(marks)
+    for mark in marks:
+        check_text(mark, f"{where}: highlight")
+        for name, value in mark["params"].items():
+            if name.endswith("seat"):
+                assert value in (seated or game.players), f"{where}: highlight seat {name}={value!r}"
+        for lang in i18n.LANGS:
+            text = i18n.message(lang, mark["key"], **mark["params"])
+            assert "{" not in text, f"{where}: highlight {mark['key']} leaves a placeholder: {text}"
+
+
 def play(cls: type[Game], seed: int, players: int, max_steps: int = 4000,
-         options: dict | None = None, illegal_rate: float = 0.25) -> Game:
-    """Play one whole game of ``cls`` from ``seed`` with ``players`` seats, checking every step.
+         options: dict | None = None, illegal_rate: float = 0.25, coach: bool = True) -> Game:
+    """Play one whole game of ``cls`` from ``seed`` with ``players`` seats, checking every step
+    (with the first-round coach on unless ``coach`` is False).
 
     Returns:
         The finished game.
@@ -105,6 +177,7 @@ def play(cls: type[Game], seed: int, players: int, max_steps: int = 4000,
     seat_ids = [f"s{i}" for i in range(1, players + 1)]
     now = 0.0
     game.setup(seat_ids, schema.check_options(cls, options or {}), random.Random(seed), now)
+    game.coach = coach
     who: list[str | None] = [*seat_ids, "s99", None]  # players, a spectator, the table
     where = f"{cls.KEY} seed={seed} players={players} after setup"
     check_views(game, who, where)
@@ -157,5 +230,6 @@ def play(cls: type[Game], seed: int, players: int, max_steps: int = 4000,
         sample = who if step % 5 == 0 else [rng.choice(who)]
         redealt = check_non_interference(game, sample, rng, where) or redealt
     assert game.over, f"{cls.KEY} seed={seed} players={players}: not over after {max_steps} steps"
+    check_record(game, f"{cls.KEY} seed={seed} players={players} at the end", seat_ids)
     assert redealt, f"{cls.KEY} seed={seed}: redeal_hidden never dealt anything anew (nothing hidden?)"
     return game

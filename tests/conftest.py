@@ -27,6 +27,8 @@ from typing import Any, Callable
 
 import pytest
 
+from partyhost.pyclient import in_order, keep_held
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -206,7 +208,8 @@ class SioPeer:
                                             source_address=(source, 0))
             options["websocket_extra_options"] = {"socket": sock}
         self._sock = sock if source is not None else None
-        self.sio = socketio.Client(reconnection=False, **options)
+        # in arrival order, as a browser handles them (python-socketio starts a thread per message)
+        self.sio = in_order(socketio.Client(reconnection=False, **options))
         for name in ("welcome", "state", "result", "kicked"):
             self.sio.on(name, self._recorder(name))
         self.sio.connect(url, auth=auth, transports=["websocket"], wait_timeout=SIO_TIMEOUT)
@@ -217,8 +220,8 @@ class SioPeer:
                 self.events.append(name)
                 if name == "welcome":
                     self.welcomes.append(data)
-                elif name == "state":
-                    self.states.append(data)
+                elif name == "state":  # the roster and catalogue kept, as the page keeps them
+                    self.states.append(keep_held(data, self.states[-1] if self.states else None))
                 elif name == "result":
                     self.results[data.get("id")] = data
                 self.cond.notify_all()

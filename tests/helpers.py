@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+from partyhost.pyclient import keep_held
 from partyhost.server import create_app
 
 _ids = itertools.count(1)
@@ -83,11 +84,15 @@ class Client:
     def __init__(self, rig: Rig, client) -> None:
         self.rig = rig
         self.client = client
-        self.events: list[tuple[str, object]] = []
+        self.events: list[tuple[str, object]] = []  # as they came on the wire
+        self.held: dict | None = None  # the newest state with the held parts kept (as the page)
 
     def pump(self) -> None:
         for packet in self.client.get_received():
-            self.events.append((packet["name"], packet["args"][0] if packet["args"] else None))
+            data = packet["args"][0] if packet["args"] else None
+            self.events.append((packet["name"], data))
+            if packet["name"] == "state":
+                self.held = keep_held(data, self.held)
 
     def received(self, name: str) -> list:
         self.pump()
@@ -95,8 +100,10 @@ class Client:
 
     @property
     def state(self) -> dict:
-        states = self.received("state")
-        return states[-1] if states else {}
+        """The newest state with the catalogue and roster it was last sent kept, as the page
+        keeps them (:func:`partyhost.pyclient.keep_held`); ``received("state")`` is the wire."""
+        self.pump()
+        return self.held or {}
 
     @property
     def welcome(self) -> dict:

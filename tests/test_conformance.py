@@ -88,6 +88,17 @@ class Toy(Game):
     def view(self, seat):
         return {"said": list(self.said), "mine": self.secret.get(seat)}
 
+    def outcome(self):
+        return {"coop": True, "won": True, "places": [list(self.players)]}
+
+    def guide(self, seat):
+        return {"now": {"key": "coach.title", "params": {}}}
+
+    def coach_view(self, seat):
+        return {"strip": {"step": "say", "now": {"key": "coach.title", "params": {}},
+                          "next": {"key": "coach.title", "params": {}}},
+                "tip": {"id": "toy.say", "key": "coach.title", "params": {}}}
+
     def suggest(self, seat, rng):
         return [{"type": "say", "round": self.round}] if seat is not None else []
 
@@ -110,6 +121,22 @@ class SloppyToy(Toy):
         self.said.append(seat)
 
 
+class TipLeakToy(Toy):
+    def coach_view(self, seat):
+        out = super().coach_view(seat)
+        out["tip"]["params"] = {"total": sum(self.secret.values())}  # a tip that tells a secret
+        return out
+
+
+class UnwordedToy(Toy):
+    def guide(self, seat):
+        return {"now": {"key": "toy.guide.nowhere", "params": {}}}  # in no catalogue
+
+
+class SilentToy(Toy):
+    guide = Game.guide  # says nothing about what a seat can do
+
+
 class NaNToy(Toy):
     def view(self, seat):
         return {**super().view(seat), "ratio": float("nan")}
@@ -121,8 +148,23 @@ def test_the_suite_passes_a_correct_toy_game():
 
 
 @pytest.mark.parametrize("broken,what", [(LeakyToy, "changed when only"), (SloppyToy, "state changed"),
-                                         (NaNToy, "not strict JSON")])
+                                         (NaNToy, "not strict JSON"),
+                                         (TipLeakToy, "changed when only"),
+                                         (UnwordedToy, "not in the ja catalogue")])
 def test_the_suite_catches_a_broken_game(broken, what):
     with pytest.raises(AssertionError, match=what):
         for seed in range(20):
             play(broken, seed, 2, illegal_rate=0.6)
+
+
+def test_a_game_without_a_guide_fails_the_suite():
+    with pytest.raises(NotImplementedError):
+        play(SilentToy, 0, 2)
+
+
+@pytest.mark.parametrize("cls", list(registry.GAMES.values()), ids=list(registry.GAMES))
+def test_with_the_coach_off_no_view_holds_a_coach_but_every_view_a_guide(cls):
+    game = play(cls, 1, cls.MIN_PLAYERS, coach=False)
+    for seat in [None, *game.players]:
+        assert game.view(seat)["coach"] is None
+        assert game.view(seat)["guide"]["now"]["key"].startswith(cls.KEY + ".guide.")

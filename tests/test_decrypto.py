@@ -126,6 +126,22 @@ def test_host_placement_is_kept_and_the_rest_balanced():
     assert set(g.teams["white"]) >= {"s4", "s5"} and len(g.teams["black"]) >= 2
 
 
+def test_teams_are_as_equal_as_possible_and_six_against_two_needs_the_hosts_override():
+    """seed §setup (できるだけ同人数の2チーム), RULES.md: the host may move players, but teams more
+    than one apart (6 v 2, 5 v 3) start only with the explicit "uneven" option; 5 v 3 with seven
+    is not possible, 4 v 3 is as equal as it gets. On main 6 v 2 started without a word."""
+    g = Decrypto()
+    six_two = {s: ("white" if i < 6 else "black") for i, s in enumerate(SEATS[:8])}
+    with pytest.raises(RuleError) as info:
+        g.setup(SEATS[:8], {"teams": six_two}, random.Random(1), 0.0)
+    assert info.value.code == "dc_teams_uneven" and info.value.params == {"white": 6, "black": 2}
+    g.setup(SEATS[:8], {"teams": six_two, "uneven": True}, random.Random(1), 0.0)
+    assert len(g.teams["white"]) == 6 and len(g.teams["black"]) == 2
+    h = Decrypto()
+    h.setup(SEATS[:7], {"teams": {s: "white" for s in SEATS[:4]}}, random.Random(1), 0.0)
+    assert (len(h.teams["white"]), len(h.teams["black"])) == (4, 3)
+
+
 def test_a_team_of_one_is_refused_with_four_or_more_and_3_players_must_split_2_1():
     g = Decrypto()
     with pytest.raises(RuleError) as info:
@@ -339,6 +355,8 @@ def test_no_result_until_both_teams_played_the_round():
     assert g.phase == "reveal" and not g.over  # ...but black's clues are still to come
     act(g, "s1", "next")
     play_team(g, intercept_ok=True)  # and white reaches 2 too: same round, tie-break
+    assert g.phase == "reveal"  # the last reveal first
+    act(g, "s1", "next")
     assert g.phase == "keywords" and g.result["why"] == "both_intercepted"
 
 
@@ -391,12 +409,91 @@ def test_round_eight_ended_goes_to_the_tie_break():
     assert g.result["why"] == "rounds"
 
 
+def test_the_last_reveal_shows_before_the_keyword_tie_break():
+    """seed §end: after round 8 (or a tied end) the round's last reveal — interception, decode,
+    code — is played out like any other before the teams guess keywords. On main the tie-break
+    replaced it in the same instant, so the table never saw the last code."""
+    g = make(4, seed=1)
+    for _ in range(MAX_ROUNDS - 1):
+        play_round(g)
+    write_all(g)
+    play_team(g)
+    act(g, "s1", "next")
+    last = play_team(g)  # black's clues of round 8: its reveal ends the game in a tie
+    assert g.phase == "reveal" and not g.over
+    view = g.view(None)
+    assert view["reveal"] == last and view["reveal"]["round"] == MAX_ROUNDS and view["tie"] is None
+    assert view["reveal_deadline"] is not None
+    act(g, "s1", "next")
+    assert g.phase == "keywords" and g.result == {"why": "rounds"}
+    assert g.event["kind"] == "tie_break"
+    h = make(4, seed=1)  # the reveal's time running out opens the tie-break the same way
+    for _ in range(MAX_ROUNDS - 1):
+        play_round(h)
+    write_all(h)
+    play_team(h)
+    act(h, "s1", "next")
+    play_team(h, now=100.0)
+    h.tick(h.next_deadline())
+    assert h.phase == "keywords"
+
+
 def reach_keyword_tie_break(seed: int = 1) -> Decrypto:
     g = make(4, seed=seed)
     for _ in range(MAX_ROUNDS):
         play_round(g)
     assert g.phase == "keywords" and not g.over and g.result["why"] == "rounds"
     return g
+
+
+def test_keyword_tie_break_counts_a_word_named_in_the_wrong_slot():
+    """RULES.md "Decrypto": a keyword counts when it is named, in any slot. On main a guess counted
+    only under its own number, so naming all four in the wrong order scored nothing."""
+    g = reach_keyword_tie_break()
+    ww, bw = g.keywords["white"], g.keywords["black"]
+    w, b = g.teams["white"], g.teams["black"]
+    act(g, w[0], "kw_guess", words=[bw[1], bw[0], bw[3], bw[2]], final=True)  # all four, shuffled
+    act(g, b[0], "kw_guess", words=[ww[0], "", "", ""], final=True)
+    assert g.judge["black"]["exact"] == [True] * 4
+    act(g, b[0], "judged")
+    act(g, w[0], "judged")
+    assert g.over and g.result["correct"] == {"white": 4, "black": 1} and g.result["winner"] == "white"
+
+
+def test_a_near_match_refused_by_its_owners_goes_to_the_host_and_the_tie_break_has_a_time_limit():
+    """RULES.md "Decrypto": a near match is judged by the whole table or the host, never by the
+    owning team alone; the issue: the tie-break has a time limit. The owners do not accept white's
+    near match; white contests it; the game waits for the host, who rules it in. Another game: the
+    answers are locked as typed when KEYWORD_SECONDS run out, and a contest the host leaves open
+    counts when JUDGE_SECONDS run out."""
+    from partyhost.games.decrypto import JUDGE_SECONDS, KEYWORD_SECONDS
+    g = reach_keyword_tie_break()
+    ww, bw = g.keywords["white"], g.keywords["black"]
+    w, b = g.teams["white"], g.teams["black"]
+    act(g, w[0], "kw_guess", words=[bw[0] + "!", "x", "", ""], final=True)
+    act(g, b[0], "kw_guess", words=[ww[0], "", "", ""], final=True)
+    refused(g, "dc_no_guess", act, g, w[0], "contest", number=3)
+    act(g, w[0], "contest", number=1)  # black did not accept "<word>!": white asks the table
+    assert g.view(None)["tie"]["contested"]["white"][0] is True
+    act(g, b[0], "judged")
+    act(g, w[0], "judged")
+    assert g.phase == "judge" and not g.over  # the host has not ruled
+    g.host_apply({"type": "rule", "team": "black", "number": 1, "accept": True}, 0.0)
+    assert g.over and g.result["correct"] == {"white": 1, "black": 1} and g.result["reason"] == "shared"
+    # the time limits
+    h = reach_keyword_tie_break()
+    hw, hb = h.teams["white"], h.teams["black"]
+    assert h.next_deadline() is not None
+    act(h, hw[0], "kw_guess", words=[h.keywords["black"][0], "", "", ""], final=False)  # a draft only
+    act(h, hb[0], "kw_guess", words=[h.keywords["white"][0] + "?", "", "", ""], final=True)
+    start = h.next_deadline() - KEYWORD_SECONDS
+    h.tick(start + KEYWORD_SECONDS)
+    assert h.phase == "judge" and h.kw["white"]["words"][0] == h.keywords["black"][0]
+    act(h, hb[0], "contest", number=1, now=start + KEYWORD_SECONDS + 1)
+    h.tick(h.next_deadline())
+    assert h.next_deadline() is None and h.over
+    assert h.result["correct"] == {"white": 1, "black": 1}  # the open contest counts: owners cannot win by refusing
+    assert JUDGE_SECONDS > 0
 
 
 def test_keyword_guesses_decide_a_tied_score_with_near_matches_accepted():
@@ -520,8 +617,25 @@ def test_three_players_the_lone_player_may_be_white():
     write_all(g)
     assert g.active == "black"
     play_team(g, decode_ok=False)
-    assert g.tokens["white"]["interceptions"] == 1 and g.tokens["black"]["miscommunications"] == 1
+    assert g.tokens["white"]["interceptions"] == 1 and g.tokens["black"]["miscommunications"] == 0
     assert g.view("s1")["my_keywords"] == [] and g.view("s1")["team"] == "white"
+
+
+def test_three_players_a_miscommunication_is_the_interceptors_token_instead_of_a_team_mark():
+    """seed §three (3人なら2人対1人): 失敗チップの代わりに盗聴者へ成功チップを1枚 — the team's failed
+    decode gives the lone interceptor a token *instead of* a miscommunication mark, so the TV
+    shows it once (on main the team also got the mark). Round 1 too; the sheet still says the
+    decode failed."""
+    g = three(teams={"s1": "black"})
+    team = g.encrypting[0]
+    write_all(g)
+    play_team(g, decode_ok=False)
+    assert g.round == 1
+    assert g.tokens == {team: {"interceptions": 0, "miscommunications": 0},
+                        "black": {"interceptions": 1, "miscommunications": 0}}
+    view = g.view(None)
+    assert view["tokens"][team]["miscommunications"] == 0 and view["tokens"]["black"]["interceptions"] == 1
+    assert view["sheet"][team][-1]["miscommunicated"] is True
 
 
 def test_kicking_the_encryptor_while_writing_hands_the_turn_to_the_next_teammate():
@@ -541,6 +655,36 @@ def test_kicking_the_encryptor_while_writing_hands_the_turn_to_the_next_teammate
     assert view["my_clues"] == {"clues": ["", "", ""], "final": False}  # the gone draft is not kept
     write_all(g)
     assert g.phase == "guess"
+
+
+def test_the_host_hands_an_away_encryptors_turn_to_the_next_teammate_with_a_fresh_30_s():
+    """RULES.md "Decrypto" (the optional timer), as Top Ten's away captain: the host hands the turn
+    of an encryptor whose phone is away to the next teammate in turn, who gets a new code (the
+    away player saw the old one) and, with the timer running, a fresh 30 s; a kicked encryptor's
+    heir gets the fresh 30 s too. When time runs out, the event that puts the clues up says
+    which team's clues went blank. On main there was no such host move and the heir had only
+    what was left of the first 30 s."""
+    g = make(6, seed=3, timer=True)  # white s1 s3 s5, black s2 s4 s6
+    away = g.encryptors["white"]
+    act(g, g.encryptors["black"], "clues", now=10.0, clues=["ア", "イ", "ウ"], final=True)
+    assert g.deadline == 40.0
+    old_code = list(g.codes["white"])
+    g.host_apply({"type": "pass_encryptor", "round": 1, "team": "white"}, 35.0)
+    heir = g.encryptors["white"]
+    assert heir != away and heir in g.teams["white"] and g.deadline == 35.0 + TIMER_SECONDS
+    assert g.view(heir)["my_code"] != old_code and g.view(away)["my_code"] is None
+    assert g.event["kind"] == "encryptor_passed" and g.event == {**g.event, "seat": away, "to": heir}
+    with pytest.raises(RuleError) as info:
+        g.host_apply({"type": "pass_encryptor", "round": 1, "team": "black"}, 36.0)
+    assert info.value.code == "dc_clues_done"
+    g.tick(g.deadline)  # the heir wrote nothing: time is up
+    assert g.phase == "guess" and g.clues["white"] == ["", "", ""]
+    assert g.view(None)["event"]["kind"] == "clues_up" and g.view(None)["event"]["timed_out"] == ["white"]
+    # a kicked encryptor's heir: a fresh 30 s too
+    k = make(6, seed=3, timer=True)
+    act(k, k.encryptors["black"], "clues", now=10.0, clues=["ア", "イ", "ウ"], final=True)
+    k.leave(k.encryptors["white"], 38.0)
+    assert k.deadline == 38.0 + TIMER_SECONDS
 
 
 def test_encryptors_keep_rotating_without_repeats_after_a_kick():
@@ -631,3 +775,18 @@ def test_a_spectator_or_the_table_helps_with_no_guess():
     assert g.group_of(g.teams["black"][0]) == "intercept"
     assert g.group_of("s99") is None
     assert g.group_of(None) is None
+
+
+def test_a_host_phone_cannot_rule_on_its_own_teams_keyword():
+    """RULES.md "Decrypto": a near match is never judged by the owning team alone — not by its
+    member who holds the host's phone either; the TV (or a host on the other team) rules."""
+    g = reach_keyword_tie_break()
+    bw = g.keywords["black"]
+    w, b = g.teams["white"], g.teams["black"]
+    act(g, w[0], "kw_guess", words=[bw[0] + "!", "", "", ""], final=True)
+    act(g, b[0], "kw_guess", words=["", "", "", ""], final=True)
+    act(g, w[0], "contest", number=1)
+    rule = {"type": "rule", "team": "black", "number": 1, "accept": False}
+    refused(g, "overrule_own_word", g.host_apply, rule, 0.0, by=b[0])
+    g.host_apply(rule, 0.0, by=w[1])
+    assert g.judge["black"]["ruled"][0] is False and not g.judge["black"]["accepted"][0]

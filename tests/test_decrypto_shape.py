@@ -37,6 +37,7 @@ def some_action(g: Decrypto, kind: str) -> dict:
         "next": {"type": "next", "round": g.round, "team": team},
         "kw_guess": {"type": "kw_guess", "words": ["a", "b", "c", "d"], "final": False},
         "accept": {"type": "accept", "number": 2, "accept": True},
+        "contest": {"type": "contest", "number": 2},
         "judged": {"type": "judged"},
     }[kind]
 

@@ -460,13 +460,29 @@ def test_no_victory_tile_for_a_round_in_which_nobody_took_a_card():
     play_round_out(g, 3.0)
     assert g.results[-1]["tiles"] == ["s1"]
     g.apply("s3", {"type": "deal", "round": 3}, 4.0)
-    # the holder's 5 cards count -5, the others took none: a result of nothing takes no tile
+    play_round_out(g, 5.0)  # nobody took a card again: no tile
+    assert g.results[-1]["tiles"] == [] and not g.over and sum(g.tiles.values()) == 1
+
+
+def test_victory_tiles_go_to_the_highest_adjusted_result_even_at_zero_or_below():
+    """RULES.md "Diabolo" (seed §7): the highest result of the round takes a tile, ties each, also
+    when that result is 0 or below after the holders' handicap; only a round in which nobody took
+    a card gives none. On main a top result of 0 or less gave no tile at all."""
+    g = new_game(4, victory_tiles=True, tile_handicap=10)
     g.piles["s1"] = [g.deck.pop() for _ in range(5)]
+    play_round_out(g, 1.0)
+    assert g.results[-1]["tiles"] == ["s1"]
+    g.apply("s2", {"type": "deal", "round": 2}, 2.0)
+    # the holder's 5 cards count -5, the others took none: their 0 is the highest, each takes one
+    g.piles["s1"] = [g.deck.pop() for _ in range(5)]
+    play_round_out(g, 3.0)
+    assert g.results[-1]["tiles"] == ["s2", "s3", "s4"] and g.tiles == {"s1": 1, "s2": 1, "s3": 1, "s4": 1}
+    g.apply("s3", {"type": "deal", "round": 3}, 4.0)
+    # everyone holds a tile now: s2's 3 cards count -7, s1's 2 count -8, the others -10: s2 wins it
+    g.piles["s1"] = [g.deck.pop() for _ in range(2)]
+    g.piles["s2"] = [g.deck.pop() for _ in range(3)]
     play_round_out(g, 5.0)
-    assert g.results[-1]["tiles"] == [] and g.tiles["s1"] == 1 and not g.over
-    g.apply("s4", {"type": "deal", "round": 4}, 6.0)
-    play_round_out(g, 7.0)
-    assert not g.over and sum(g.tiles.values()) == 1
+    assert g.results[-1]["tiles"] == ["s2"] and g.over and g.winners == ["s2"]
 
 
 def test_a_refused_deal_past_the_planned_rounds_changes_nothing():
@@ -505,8 +521,41 @@ def test_a_kicked_player_leaves_the_vote_and_the_rotation():
     assert g.view(None)["vote"]["voters"] == ["s2", "s4"]
     g.leave("s1", 4.0)  # the claimant: the claim is withdrawn, the cards stay on the table
     assert g.phase == "turning" and len(g.table) == 4 and g.card_count() == 66
-    assert g.dealers == ["s1", "s2", "s4"] and g.dealer == "s2"
+    # the dealer's round passes to the next seat; 2 players left: each deals twice (§4)
+    assert g.dealers == ["s2", "s4", "s2", "s4"] and g.dealer == "s2"
     refused("cannot_continue", g.leave, "s4", 5.0)
+
+
+def test_a_kick_replans_the_dealers_for_the_new_player_count():
+    """seed §3/§4: the next dealer sits to the left; each player deals once (4–6 players) or twice
+    (2–3). A table of four losing a player mid-game is a table of three: the rounds to come are
+    planned so that each deals twice in all, the rounds already dealt counting (on main the
+    kicked seat was just dropped from the plan and the others dealt once)."""
+    g = new_game(4)
+    play_round_out(g, 1.0)
+    g.apply("s2", {"type": "deal", "round": 2}, 2.0)
+    g.leave("s4", 3.0)
+    assert g.dealers == ["s1", "s2", "s3", "s1", "s2", "s3"]
+    counts = {s: g.dealers.count(s) for s in g.players}
+    assert counts == {"s1": 2, "s2": 2, "s3": 2}
+
+
+def test_tile_mode_after_a_kick_the_next_dealer_is_the_next_seat():
+    """seed §7 with §3: with victory tiles the deal goes on round the table; when the dealer is
+    kicked mid-round the next seat deals that round, and the round after goes to the seat after
+    it (on main the first player took over and the rotation counted from the wrong seat)."""
+    g = new_game(4, victory_tiles=True)
+    play_round_out(g, 1.0)
+    g.apply("s2", {"type": "deal", "round": 2}, 2.0)
+    play_round_out(g, 3.0)
+    g.apply("s3", {"type": "deal", "round": 3}, 4.0)
+    g.leave("s3", 5.0)  # the dealer of round 3 goes home
+    assert g.dealer == "s4" and g.round == 3
+    play_round_out(g, 6.0)
+    assert g.view(None)["next_dealer"] == "s1"
+    g.apply("s1", {"type": "deal", "round": 4}, 7.0)
+    play_round_out(g, 8.0)
+    assert g.view(None)["next_dealer"] == "s2"
 
 
 def test_possible_words_are_spellable_from_the_cards_left():
@@ -533,6 +582,35 @@ def test_a_restart_stops_the_turning_until_the_dealer_starts_it_again():
     assert restored.next_deadline() == 100.0 + VOTE_SECONDS  # the vote's time starts afresh
 
 
+@pytest.mark.parametrize("during", ["vote", "picking"])
+def test_a_restart_during_a_vote_or_a_pick_keeps_turning_stopped_until_the_dealer_restarts_it(during):
+    """RULES.md "Diabolo" (the dealer's phone sets the tempo): after a host restart the turning
+    waits for the dealer, also when the restart came during a vote or the picks; on main the
+    vote's (or the picks') end started the auto-turn again by itself."""
+    g = new_game(3)
+    turn_up(g, ["Z", "U", "R", "K", "E"], now=1.0)
+    g.apply("s1", {"type": "auto", "round": 1, "on": True}, 2.0)
+    claim(g, "s2", "ZURK", ["Z", "U", "R", "K"], now=3.0)  # not a word: a vote
+    assert g.phase == "vote"
+    if during == "picking":
+        for s in ("s1", "s3"):
+            g.apply(s, {"type": "vote", "vote": g.vote["id"], "ballot": "reject"}, 4.0)
+        assert g.phase == "picking"
+    restored = Diabolo.from_dict(g.to_dict(), random.Random(9))
+    restored.interrupted(50.0)
+    assert not restored.view(None)["auto"]
+    if during == "vote":  # one accept of two voters: it can no longer be rejected, it stands
+        restored.apply("s1", {"type": "vote", "vote": restored.vote["id"], "ballot": "accept"}, 51.0)
+        assert restored.claim["status"] == "taken"
+    else:
+        for s in ("s1", "s3"):
+            restored.apply(s, {"type": "pick", "round": 1, "card": restored.table[0]}, 51.0)
+    assert restored.phase == "turning" and not restored.auto_on and restored.next_turn_at is None
+    assert restored.next_deadline() is None  # nothing turns until the dealer says so
+    restored.apply("s1", {"type": "auto", "round": 1, "on": True}, 60.0)
+    assert restored.next_deadline() is not None
+
+
 def test_picks_when_both_the_table_and_the_deck_are_empty_give_nothing():
     g = new_game(3)
     while g.deck:
@@ -548,3 +626,27 @@ def test_picks_when_both_the_table_and_the_deck_are_empty_give_nothing():
     # two cards left on the table: fewer than any word needs, the deck is out: the round ends
     assert g.phase == "scored" and g.results[0]["why"] == "no_cards"
     assert g.card_count() == 66
+
+
+@pytest.mark.parametrize("word", ["USW", "usw.", "U.S.W.", "BZW", "bzw.", "ETC", "etc.", "GMBH", "GmbH", "EVTL",
+                                  "evtl.", "INKL", "inkl.", "PKW", "Pkw", "KFZ", "Kfz", "z.Zt."])
+def test_abbreviations_are_refused_outright_not_voted(word):
+    """seed 004 §5 (no abbreviations); RULES.md "Diabolo": refused outright, not voted, written with or
+    without dots — from our curated list (tools/build_diabolo_abbreviations.py). On main USW went to
+    a table vote and usw. was refused only for its dot."""
+    g = new_game(3)
+    letters = [ch for ch in "".join(c for c in word.upper() if c.isalpha())]
+    faces = ["?"] * len(letters)
+    turn_up(g, faces)
+    cards = [{"id": i, "as": ch} for i, ch in zip(ids_of(g, faces), letters)]
+    before = g.to_dict()
+    e = refused("abbreviation", g.apply, "s2", {"type": "claim", "round": 1, "word": word, "cards": cards}, 2.0)
+    assert e.params["word"] == "".join(letters)
+    assert g.to_dict() == before and g.phase == "turning" and g.vote is None
+
+
+def test_an_abbreviation_the_english_list_knows_is_still_refused():
+    """The English word list holds ETC and ASAP: the abbreviation list is checked first."""
+    from partyhost.games.diabolo_words import abbreviation, is_known
+    assert is_known("ETC", "en") and abbreviation("etc.", "en") == "ETC" and abbreviation("ASAP", "en") == "ASAP"
+    assert abbreviation("HAUS", "de") is None and abbreviation("SOG", "de") is None  # Sog is a word

@@ -152,3 +152,28 @@ def test_a_late_ballot_for_an_earlier_vote_never_decides_the_next_one():
     assert tv.send("host", {"op": "game", "action": {"type": "overrule", "vote": first,
                                                     "outcome": "accept"}})["code"] == "vote_gone"
     assert c.act({"type": "vote", "vote": second, "ballot": "accept"})["ok"]
+
+
+def test_the_host_phone_cannot_overrule_a_vote_on_its_own_word():
+    """RULES.md "General" (nobody decides alone on their own move): the host promoted to a phone
+    claims an unknown word; its overrule of that vote is refused (on main it decided its own word),
+    while the TV's overrule, and the same phone's overrule of another player's word, are taken."""
+    rig, tv, (a, b, c) = start()
+    assert tv.send("host", {"op": "promote", "seat": a.seat})["ok"]
+    ids = lay_out(rig.game, ["H", "A", "N", "E", "L"])
+    made_up = "HANEL"  # not a word: it goes to a vote
+    assert a.act({"type": "claim", "round": 1, "word": made_up, "cards": [{"id": ids[f]} for f in made_up]})["ok"]
+    game = rig.game
+    assert game.phase == "vote"
+    vote_id = game.vote["id"]
+    r = a.send("host", {"op": "game", "action": {"type": "overrule", "vote": vote_id, "outcome": "accept"}})
+    assert r["ok"] is False and r["code"] == "overrule_own_word", r
+    assert game.phase == "vote" and game.piles[a.seat] == []
+    assert tv.send("host", {"op": "game", "action": {"type": "overrule", "vote": vote_id, "outcome": "reject"}})["ok"]
+    assert game.phase == "picking"
+    # another player's word: the host's phone rules
+    ids = lay_out(game, ["H", "A", "N", "E", "L"])
+    assert b.act({"type": "claim", "round": 1, "word": made_up, "cards": [{"id": ids[f]} for f in made_up]})["ok"]
+    r = a.send("host", {"op": "game", "action": {"type": "overrule", "vote": game.vote["id"], "outcome": "accept"}})
+    assert r["ok"], r
+    assert len(game.piles[b.seat]) == 5

@@ -142,6 +142,9 @@ def test_full_game_tv_and_four_phones(server, browser, pw, tmp_path):
                 given[t].append((codes[t], clues))
                 expect(page.get_by_test_id("send-clues")).to_have_count(0)  # "clues given"
                 if t == "white":
+                    # sent: the code hides behind the peek (teammates huddle round this phone)
+                    expect(page.get_by_test_id("my-code")).to_have_count(0)
+                    page.get_by_test_id("code-peek").tap()
                     expect(page.get_by_test_id("my-code")).to_have_text("".join(map(str, codes[t])))
 
             for t in ("white", "black"):
@@ -248,9 +251,15 @@ def test_eight_rounds_then_keyword_tie_break_on_the_phones(server, browser, pw, 
                     r = peers[teams[other][0]].act(type="lock", round=rnd, team=t, code=list(reversed(codes[t])))
                     assert r["ok"], r
                 assert peers[decoder].act(type="lock", round=rnd, team=t, code=codes[t])["ok"]
-                if rnd < 8 or t == "white":
-                    peers[decoder].wait_state(lambda s: s["game"]["phase"] == "reveal", "reveal")
-                    assert peers[decoder].act(type="next", round=rnd, team=t)["ok"]
+                peers[decoder].wait_state(lambda s, t=t: s["game"]["phase"] == "reveal" and s["game"]["active"] == t,
+                                          "reveal")
+                if rnd == 8 and t == "black":
+                    # the last reveal shows before the tie-break (issue 13 point 7): the TV plays
+                    # out interception, decode and code; no keyword form yet
+                    expect(tv.get_by_test_id("reveal")).to_be_visible()
+                    expect(tv.get_by_test_id("reveal-code")).to_have_text("-".join(map(str, codes[t])))
+                    expect(phones[0].page.get_by_test_id("kw-form")).to_have_count(0)
+                assert peers[decoder].act(type="next", round=rnd, team=t)["ok"]
         # the tie-break, on the pages
         expect(tv.get_by_test_id("dc-round")).to_contain_text("8 / 8")
         w, b = phones[0].page, phones[1].page  # s1 white, s2 black
@@ -273,8 +282,16 @@ def test_eight_rounds_then_keyword_tie_break_on_the_phones(server, browser, pw, 
         shot(b, "decrypto-phone-judge.png")
         expect(tv.locator(".dc-stage-tie")).to_contain_text(guesses["white"][1])  # answers are public now
         tv.screenshot(path=str(tmp_path / "tv-judge.png"), animations="disabled")
+        # black contests its near miss "p" for white's keyword 2 (white did not accept it): the
+        # host rules on the TV (never the owning team alone, RULES.md "Decrypto")
+        b.get_by_test_id("contest-2").tap()
+        expect(tv.get_by_test_id("rule-white-2-out")).to_be_visible()
+        expect(tv.get_by_test_id("dc-tie-timer")).to_be_visible()
+        shot(tv, "decrypto-tv-contest.png")
         b.get_by_test_id("judged").tap()
         w.get_by_test_id("judged").tap()
+        expect(tv.get_by_test_id("dc-result")).to_have_count(0)  # the contest waits for the host
+        tv.get_by_test_id("rule-white-2-out").click()
         expect(tv.get_by_test_id("dc-result")).to_contain_text("白チーム")
         expect(tv.get_by_test_id("dc-result")).to_contain_text("2")
         shot(tv, "decrypto-tv-final.png")

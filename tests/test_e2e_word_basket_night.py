@@ -66,9 +66,12 @@ def _long_unknown_play(g: dict, length: int = 30):
     return None
 
 
-def _start(tv, phone_pages=()):
+def _start(tv, phone_pages=(), coach=True):
     tv.locator("[data-choose=word_basket]").click()
     expect(tv.get_by_test_id("mode-vote")).to_have_class(re.compile(r"\bon\b"))
+    if not coach:  # the game's own layout, without the first-round coach's strip (test_e2e_coach.py)
+        tv.get_by_test_id("coach-switch").click()
+        expect(tv.get_by_test_id("coach-switch")).to_have_attribute("aria-pressed", "false")
     tv.get_by_test_id("start").click()
     for page in phone_pages:
         expect(page.get_by_test_id("hand").locator(".wbcard").first).to_be_visible()
@@ -144,7 +147,7 @@ def test_a_long_word_under_a_vote_leaves_the_tv_field_card_readable(server, brow
     tv.goto(srv.url + "/tv")
     try:
         peers = [_socket_phone(sio_peer, srv, name) for name in LONG_NAMES]
-        _start(tv)
+        _start(tv, coach=False)
         normal = tv.get_by_test_id("field").bounding_box()
         assert normal and normal["height"] > 300, normal
         for peer in peers:
@@ -192,7 +195,11 @@ def test_while_play_is_stopped_the_phone_does_not_say_tap_the_card(server, brows
         expect(hint).to_contain_text("投票が終わるまで")
         expect(hint).not_to_contain_text("タップして出す")
         expect(a.card(found[0])).to_be_disabled()
-        a.page.get_by_test_id("ballot-accept").tap()  # a tie: the word stands, play goes on
+        a.page.get_by_test_id("ballot-accept").tap()
+        # the word's player votes too (RULES.md "Words"): 2 accept, 1 reject, play goes on
+        vote = _view(b)["vote"]
+        owner = b if b.state["me"]["seat"] == vote["seat"] else c
+        assert owner.act(type="vote", vote=vote["id"], ballot="accept")["ok"]
         expect(a.page.get_by_test_id("vote")).to_have_count(0)
         expect(hint).to_contain_text("タップして出す")
         expect(a.card(found[0])).to_be_enabled()

@@ -9,18 +9,21 @@ import pytest
 
 from .helpers import Rig
 
-GAME_KEYS = {"game", "phase", "level", "levels", "lives", "shuriken", "players", "pile", "discards",
-             "proposal", "last_event", "chart", "revealed", "version"}
+GAME_KEYS = {"game", "guide", "coach", "phase", "level", "levels", "lives", "shuriken", "players", "pile", "discards",
+             "proposal", "last_event", "chart", "revealed", "version", "away", "waiting"}
 SEAT_KEYS = GAME_KEYS | {"hand", "me"}
 
 
 def cards_in(node, path=()):
-    """Every int that sits under a key called "card" or in a list of ints, outside the chart and
-    a level-complete event (both tell of the previous level: its cards may be dealt again)."""
+    """Every int that sits under a key called "card" or in a list of ints, outside the chart, a
+    level-complete event (both tell of the previous level: its cards may be dealt again) and
+    the party's record (finished games)."""
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "chart" or (key == "last_event" and (value or {}).get("kind") == "level_complete"):
                 continue  # the level that just ended: its cards are public and may be dealt again
+            if path == ("party",) and key == "record":
+                continue  # tonight's record tells of finished games: their cards may be dealt again
             if key == "card" and isinstance(value, int):
                 yield value, path + (key,)
             else:

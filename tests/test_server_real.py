@@ -97,6 +97,15 @@ def test_tv_and_two_phones_play_and_rejoin(server, sio_peer, mode):
     )["party"]["roster"]
     assert [r["name"] for r in roster] == ["あき", "Bo"]  # the same seat, no duplicate
 
+    # If the phone stayed away past The Mind's grace (a slow reconnect under load), play stopped
+    # for it and, now that it is back, everyone lays the hand down again (issue 16); else play
+    # simply goes on.
+    if back.state["game"]["phase"] == "ready":
+        assert back.state["game"]["waiting"] == [] and back.state["game"]["lives"] == 2
+        for ph in (low, back):
+            assert ph.act(type="ready", level=1, ready=True)["ok"]
+        tv.wait_state(lambda s: s["game"]["phase"] == "playing", "phase playing again")
+
     # The game goes on: the last card completes level 1 and level 2 is dealt.
     assert back.act(type="play", level=1, card=hands[high.seat][0])["ok"]
     g = tv.wait_state(lambda s: s["game"]["level"] == 2, "level 2")["game"]

@@ -373,7 +373,7 @@ def test_stop_returns_to_ready_and_paused_time_is_not_counted():
     assert g.phase == "ready"
     assert g.last_event["kind"] == "stop" and g.last_event["by"] == "b"
     assert all(p["ready"] is False for p in g.view(None)["players"])
-    refused(g, "not_playing", play, g, "b", 40, 50.0)
+    refused(g, "stopped", play, g, "b", 40, 50.0)
     ready_all(g, 100.0)  # 87 s of concentrating do not count
     assert g.last_event["kind"] == "start" and g.last_event["resumed"] is True
     play(g, "b", 40, 101.0)  # t = 3 + 1
@@ -604,6 +604,23 @@ def test_leave_with_two_players_cannot_continue_and_changes_nothing():
     refused(g3, "cannot_continue", g3.leave, "b", 2.0)
 
 
+def test_a_play_after_stop_says_play_is_stopped_for_refocusing_not_that_it_has_not_started():
+    """seeds/003_… §3: after ストップ everyone lays a hand on the table again to refocus. A card
+    tapped meanwhile is refused with that reason ("stopped", worded by the game), not "not started
+    yet" (on main both said not_playing); before the level's first start it is still not_playing."""
+    from partyhost import i18n
+    g = with_hands(make(), {"a": [10, 70], "b": [40]})
+    assert refused(g, "not_playing", play, g, "a", 10, 0.5)
+    ready_all(g, 1.0)
+    act(g, "b", "stop", 2.0)
+    refused(g, "stopped", play, g, "a", 10, 3.0)
+    refused(g, "stopped", act, g, "a", "stop", 3.0)
+    for lang in ("ja", "en"):
+        text = i18n.refusal(lang, "stopped", scope="the_mind")
+        assert text != "err.stopped" and text != i18n.refusal(lang, "not_playing", scope="the_mind"), lang
+    assert "ストップ" in i18n.refusal("ja", "stopped", scope="the_mind")
+
+
 # --- state discipline ----------------------------------------------------------------------------
 
 
@@ -689,13 +706,14 @@ def test_view_shapes_and_privacy():
     table = g.view(None)
     assert set(table) == {
         "game", "phase", "level", "levels", "lives", "shuriken", "players", "pile", "discards",
-        "proposal", "last_event", "chart", "revealed", "version",
+        "proposal", "last_event", "chart", "revealed", "version", "guide", "coach", "away", "waiting",
     }  # fmt: skip
     assert table["game"] == "the_mind" and table["proposal"] is None and table["last_event"] is None
     assert table["players"] == [{"seat": "a", "cards": 2, "ready": False}, {"seat": "b", "cards": 2, "ready": False}]
     va, vb, vs = g.view("a"), g.view("b"), g.view("tv-guest")
-    assert va == {**table, "hand": [57, 68], "me": "a"}
-    assert vb == {**table, "hand": [79, 83], "me": "b"}
+    ready = {"now": {"key": "the_mind.guide.ready", "params": {}}}  # a player's own line
+    assert va == {**table, "hand": [57, 68], "me": "a", "guide": ready}
+    assert vb == {**table, "hand": [79, 83], "me": "b", "guide": ready}
     assert vs == {**table, "hand": [], "me": "tv-guest"}
     for text, secret in (
         (json.dumps(table), (57, 68, 79, 83)),

@@ -493,6 +493,52 @@ def test_host_passes_the_captaincy_while_ordering_and_with_nine():
     assert set(nine.numbers) == set(SEATS[1:9])
 
 
+def test_nine_dropping_to_eight_mid_round_the_captain_takes_a_number_and_nobody_is_blocked():
+    """seed §setup: with 4–8 players the captain holds a number and answers; only 9 play without.
+    A game of 9 losing a player while answering follows the rule for 8 at once: the captain takes
+    one of the face-down numbers and answers, and the answers already given stand (nobody is told
+    "the captain first" again). On main the captain stayed without a number for the round."""
+    g = make(9, first_captain="s1")
+    act(g, "s1", "choose", theme=0)
+    assert "s1" not in g.answerers
+    act(g, "s2", "answer", text="a")
+    act(g, "s3", "answer", text="")
+    undealt = list(g.undealt)
+    g.leave("s9", 0.0)
+    assert g.captain == "s1" and "s1" in g.answerers and g.numbers["s1"] in undealt
+    assert len(set(g.numbers.values())) == len(g.numbers) == 8 and g.tokens == 8
+    act(g, "s4", "answer", text="")  # not blocked by the captain's missing answer
+    for s in ["s5", "s6", "s7", "s8"]:
+        act(g, s, "answer", text="")
+    assert g.phase == "answer"  # the captain answers too
+    act(g, "s1", "answer", text="c")
+    assert g.phase == "order"
+    reveal_in(g, sorted(g.answerers, key=g.numbers.get))
+    assert g.phase == "round_over" and g.unicorns == 8
+    h = make(9, first_captain="s1")  # still choosing: the captain will be dealt a number
+    h.leave("s9", 0.0)
+    act(h, "s1", "choose", theme=0)
+    assert "s1" in h.numbers and len(h.numbers) == 8
+
+
+def test_a_captain_replaced_after_answering_does_not_block_answers_again():
+    """seed §reveal (親から発表): the captain answers first. Once the captain has answered and is
+    then replaced (the host passes the captaincy of an away phone), the new captain's missing
+    answer must not block the others (on main every answer was refused tt_captain_first)."""
+    g = make(6, first_captain="s1")
+    act(g, "s1", "choose", theme=0)
+    refused(g, "tt_captain_first", "s2", "answer", text="x")
+    act(g, "s1", "answer", text="first")
+    act(g, "s3", "answer", text="")
+    g.host_apply({"type": "pass_captain", "round": 1}, 0.0)
+    assert g.captain == "s2" and "s2" not in g.answers
+    act(g, "s4", "answer", text="")
+    act(g, "s5", "answer", text="")
+    act(g, "s6", "answer", text="")
+    act(g, "s2", "answer", text="")
+    assert g.phase == "order"
+
+
 def test_passing_the_captaincy_is_refused_between_rounds_and_after_the_game():
     g = make(4, first_captain="s1")
     play_round(g)

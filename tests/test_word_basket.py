@@ -180,6 +180,20 @@ def test_no_repeat_of_ones_own_previous_word():
     assert g.last_word == {"s1": "しんがっき", "s2": "しんがっき"}
 
 
+def test_the_repeat_rule_compares_words_not_readings():
+    """seed: 同じ人が…同じ単語を繰り返すのは禁止 — a word, not a sound: 白紙 then 博士 (both はくし)
+    are two words and may follow each other; the same writing again, or the reading typed in kana
+    (which cannot be told apart), is a repeat. On main every equal reading was refused."""
+    g = arrange(new_game(2), {"s1": [K("し"), R("さ"), K("こ"), K("ね")], "s2": [K("き"), K("ほ")]}, K("は"))
+    play(g, "s1", K("し"), "白紙", reading="はくし")
+    g.field = {**g.field, "serial": g.field["serial"] + 1, "kana": "は"}  # the field is は again
+    assert g.view("s1")["last_surface"] == "白紙"
+    refused_play(g, "wb_word_repeated", "s1", R("さ"), "白紙", reading="はくし")
+    refused_play(g, "wb_word_repeated", "s1", R("さ"), "はくし")
+    play(g, "s1", R("さ"), "博士", reading="はくし")
+    assert g.chain[-1]["word"] == "博士" and g.hands["s1"] == [K("こ"), K("ね")]
+
+
 # ----- handicaps ----------------------------------------------------------------------------------
 
 def test_handicaps_by_seat():
@@ -265,7 +279,7 @@ def test_reach_declared_or_pointed_out():
     assert g.hands["s1"] == [K("こ")] and not g.reach["s1"]
     refused(g, "wb_point_out_self", "s1", {"type": "point_out", "seat": "s1"})
     refused(g, "wb_reach_not_missing", "s2", {"type": "point_out", "seat": "s3"})
-    g.apply("s2", {"type": "point_out", "seat": "s1"}, NOW)
+    g.apply("s2", {"type": "point_out", "seat": "s1"}, NOW + wb.REACH_GRACE)
     assert len(g.hands["s1"]) == 2 and not g.reach["s1"]
     refused(g, "wb_reach_not_missing", "s3", {"type": "point_out", "seat": "s1"})  # already paid
     ev = g.view(None)["events"][-1]
@@ -287,7 +301,7 @@ def test_reach_with_the_play_or_the_button():
 
 def test_reach_challenge_after_the_last_card():
     """seed: これは最後のカードを出した後でも指摘されるので…"""
-    g = arrange(new_game(3), {"s1": [K("る")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("み")]}, K("あ"),
+    g = arrange(new_game(3, reach_window=5), {"s1": [K("る")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("み")]}, K("あ"),
                 deck_top=[K("さ")])
     play(g, "s1", K("る"), "あいどる", now=50.0)
     assert not g.over and g.hands["s1"] == []
@@ -310,6 +324,42 @@ def test_a_win_without_reach_is_final_after_the_window():
     assert g.view(None)["events"][-1]["kind"] == "won"
 
 
+def test_reach_is_one_tap_after_the_play_with_a_short_grace_before_a_point_out():
+    """RULES.md "Reach": declaring is one tap right when the play leaves one card, as quick as saying
+    it; after a short grace any other player may point a missing declaration out. Within the grace
+    a point-out is refused (wb_reach_grace, no penalty) and the tap still counts; on main the
+    point-out was taken in the same instant the card went in."""
+    g = arrange(new_game(3), {"s1": [K("る"), K("こ")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("み")]}, K("あ"))
+    play(g, "s1", K("る"), "あひる", now=10.0)
+    assert g.view("s2")["players"][0]["point_out_from"] == 10.0 + wb.REACH_GRACE
+    e = refused(g, "wb_reach_grace", "s2", {"type": "point_out", "seat": "s1"}, now=10.5)
+    assert e.params == {"seconds": 1.5}
+    g.apply("s1", {"type": "reach"}, 11.0)  # the one tap, in time
+    assert g.reach["s1"] and g.view(None)["players"][0]["point_out_from"] is None
+    refused(g, "wb_reach_not_missing", "s2", {"type": "point_out", "seat": "s1"}, now=20.0)
+    # forgotten: once the grace has passed it may be pointed out
+    g = arrange(new_game(3), {"s1": [K("る"), K("こ")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("み")]}, K("あ"))
+    play(g, "s1", K("る"), "あひる", now=10.0)
+    g.apply("s3", {"type": "point_out", "seat": "s1"}, 10.0 + wb.REACH_GRACE)
+    assert len(g.hands["s1"]) == 2
+
+
+def test_a_forgotten_reach_may_be_pointed_out_after_the_last_card_for_a_fair_window():
+    """seed: これは最後のカードを出した後でも指摘されるので — the book sets no time; ours is the
+    reach_window, by default 10 s (it was 5 s) from the last card, time enough for every phone to see
+    it: a point-out at 9 s still costs the card and the win."""
+    assert wb.REACH_WINDOW == 10 and WordBasket.OPTIONS["properties"]["reach_window"]["default"] == 10
+    g = arrange(new_game(3), {"s1": [K("る")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("み")]}, K("あ"),
+                deck_top=[K("さ")])
+    g.one_card_at["s1"] = 0.0
+    play(g, "s1", K("る"), "あいどる", now=50.0)
+    assert g.pending_win["until"] == 60.0
+    g.tick(59.0)
+    assert not g.over
+    g.apply("s2", {"type": "point_out", "seat": "s1"}, 59.0)
+    assert not g.over and g.hands["s1"] == [K("さ")]
+
+
 # ----- words the table judges -------------------------------------------------------------------
 
 UNKNOWN = "あぬぬる"  # not a word
@@ -328,10 +378,10 @@ def test_unknown_word_enters_marked_and_a_vote_rejects_it():
     g.apply("s2", {"type": "challenge", "field": ch["field"]}, 20.0)
     assert g.phase == "vote"
     vote = g.view(None)["vote"]
-    assert vote["voters"] == ["s2", "s3"] and vote["ballots"] == {"s2": "reject"} and vote["closes"] == 40.0
+    # the whole table votes, the word's player included (seed: 全員で常識的に話し合って決めます)
+    assert vote["voters"] == ["s1", "s2", "s3"] and vote["ballots"] == {"s2": "reject"} and vote["closes"] == 40.0
     refused_play(g, "wb_vote_open", "s2", K("ね"), "るいね")
     refused(g, "wb_vote_open", "s3", {"type": "reset", "field": g.field["serial"], "top": K("す")})
-    refused(g, "not_a_voter", "s1", {"type": "vote", "vote": vote["id"], "ballot": "accept"})
     refused(g, "wb_vote_gone", "s3", {"type": "vote", "vote": vote["id"] + 1, "ballot": "reject"})
     g.apply("s3", {"type": "vote", "vote": vote["id"], "ballot": "reject"}, 21.0)
     assert g.phase == "play" and g.vote is None
@@ -359,7 +409,7 @@ def test_a_tie_stands_and_a_vote_closes_at_its_deadline():
     vid = g.view(None)["vote"]["id"]
     g.apply("s3", {"type": "vote", "vote": vid, "ballot": "accept"}, 11.0)
     g.apply("s4", {"type": "vote", "vote": vid, "ballot": "accept"}, 12.0)
-    assert g.phase == "vote"  # 1 reject, 2 accept, 2 waiting: undecided
+    assert g.phase == "vote"  # 1 reject, 2 accept, 3 waiting: undecided
     assert g.next_deadline() == 30.0
     g.tick(29.0)
     assert g.phase == "vote"
@@ -398,7 +448,9 @@ def test_an_unknown_last_word_waits_for_the_window_and_can_be_rejected():
     play(g, "s1", K("る"), "あぬぬぬる", now=10.0)
     assert g.pending_win["needs"] == ["word"]
     g.apply("s2", {"type": "challenge", "field": g.field["serial"]}, 11.0)
-    # two players: the challenger is the only voter, so the word is rejected at once
+    # two players: the vote waits for the word's player, who withdraws it
+    assert g.phase == "vote"
+    g.apply("s1", {"type": "vote", "vote": g.vote_info["id"], "ballot": "reject"}, 11.5)
     assert g.phase == "play" and g.vote is None
     assert not g.over and sorted(g.hands["s1"]) == sorted([K("る"), K("さ")])
     assert g.pending_win is None
@@ -410,7 +462,9 @@ def test_an_unknown_last_word_accepted_by_the_vote_wins():
     play(g, "s1", K("る"), "あぬぬぬる", now=10.0)
     g.apply("s2", {"type": "challenge", "field": g.field["serial"]}, 11.0)
     g.apply("s3", {"type": "vote", "vote": g.vote_info["id"], "ballot": "accept"}, 12.0)
-    assert g.over and g.winner == "s1"  # a tie stands; reach was declared: no more waiting
+    assert g.phase == "vote"  # the word's player has not voted: 1 reject could still win
+    g.apply("s1", {"type": "vote", "vote": g.vote_info["id"], "ballot": "accept"}, 12.5)
+    assert g.over and g.winner == "s1"  # reach was declared: no more waiting
 
 
 def test_strict_mode_refuses_unknown_words_free_mode_lets_every_word_be_challenged():
@@ -422,7 +476,9 @@ def test_strict_mode_refuses_unknown_words_free_mode_lets_every_word_be_challeng
     top = g.view(None)["chain"][-1]
     assert not top["unknown"] and top["challengeable"]
     g.apply("s2", {"type": "challenge", "field": g.field["serial"]}, 1.0)
-    assert g.hands["s1"] and K("る") in g.hands["s1"]  # 2 players: the challenger's reject decides
+    assert g.phase == "vote"  # 2 players: the challenger's reject alone decides nothing
+    g.host_apply({"type": "overrule", "vote": g.vote_info["id"], "outcome": "reject"}, 2.0)
+    assert g.hands["s1"] and K("る") in g.hands["s1"]
 
 
 # ----- fair first card ------------------------------------------------------------------------------
@@ -530,7 +586,7 @@ def test_every_refusal_code_has_words_in_both_languages():
 
 
 def test_after_a_host_restart_a_pending_win_and_a_vote_get_their_time_again():
-    g = arrange(new_game(3), {"s1": [K("る")], "s2": [K("ほ"), K("ね")], "s3": [K("す")]}, K("あ"))
+    g = arrange(new_game(3, reach_window=5), {"s1": [K("る")], "s2": [K("ほ"), K("ね")], "s3": [K("す")]}, K("あ"))
     play(g, "s1", K("る"), "あいどる", now=10.0)
     h = WordBasket.from_dict(json.loads(json.dumps(g.to_dict())), random.Random(1))
     h.interrupted(14.0)
@@ -548,3 +604,26 @@ def test_reset_of_number_wilds_with_an_empty_deck_reshuffles_then_turns_the_fiel
     assert CARDS[g.basket[-1]["card"]]["kind"] != "number" and (g.field["kana"] or g.field["row"])
     assert sorted(g.all_cards()) == list(range(60))
     assert "reshuffle" in [e["kind"] for e in g.view(None)["events"]]
+
+
+def test_a_challengers_ballot_alone_never_rejects_a_word_at_the_deadline():
+    """RULES.md "Words": nobody decides alone. With 3 players and nobody else voting, the
+    challenger's reject is the only ballot when time runs out: the word stands (on main it was
+    rejected, the challenger deciding alone)."""
+    g = arrange(new_game(3), {"s1": [K("る"), K("こ")], "s2": [K("ほ"), K("ね")], "s3": [K("す"), K("く")]}, K("あ"))
+    play(g, "s1", K("る"), UNKNOWN)
+    g.apply("s2", {"type": "challenge", "field": g.field["serial"]}, 10.0)
+    assert g.phase == "vote" and g.vote.voters == ["s1", "s2", "s3"]
+    g.tick(g.next_deadline())
+    assert g.phase == "play" and g.chain[-1]["status"] == "accepted" and g.hands["s1"] == [K("こ")]
+
+
+def test_the_words_player_withdraws_a_challenged_word_by_voting_reject():
+    """RULES.md "Words": the word's player takes part; their own reject withdraws the word at once."""
+    g = arrange(new_game(4), {"s1": [K("る"), K("こ")], "s2": [K("ほ")], "s3": [K("す")], "s4": [K("く")]},
+                K("あ"), deck_top=[K("さ")])
+    play(g, "s1", K("る"), UNKNOWN)
+    g.apply("s2", {"type": "challenge", "field": g.field["serial"]}, 10.0)
+    g.apply("s1", {"type": "vote", "vote": g.vote_info["id"], "ballot": "reject"}, 11.0)
+    assert g.phase == "play" and g.chain[-1]["status"] == "rejected"
+    assert sorted(g.hands["s1"]) == sorted([K("る"), K("こ"), K("さ")])

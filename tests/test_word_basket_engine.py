@@ -144,7 +144,11 @@ def test_refusals_reach_the_phone_in_its_language_and_change_nothing():
     assert len(rig.game.hands["s1"]) == 2
 
 
-def test_a_challenge_vote_on_the_phones_and_the_host_overrule():
+def test_two_players_a_challenge_is_no_veto_the_vote_shows_and_the_host_can_overrule():
+    """RULES.md "Words" (seed: 全員で常識的に話し合って決めます): nobody decides alone. With 2 players
+    the challenge opens a vote every phone shows (the word's player votes too), the challenger's
+    reject settles nothing, and the host's overrule is taken while the vote is open. On main the
+    challenger was the only voter and the word was rejected in the same instant."""
     rig = Rig(seed=14)
     tv, a, b = start(rig)
     c = rig.phone("しま")  # joins late: a spectator, no vote
@@ -153,11 +157,32 @@ def test_a_challenge_vote_on_the_phones_and_the_host_overrule():
     view = b.state["game"]
     assert view["chain"][-1]["unknown"] and view["challengeable"]["word"] == "あぬぬる"
     assert b.act({"type": "challenge", "field": view["challengeable"]["field"]})["ok"]
-    # two players: the challenger is the only voter, the word is rejected at once
     g = rig.game
+    assert g.phase == "vote" and len(g.hands["s1"]) == 2  # the word is still in the basket
+    for phone in (tv, a, b, c):
+        vote = phone.state["game"]["vote"]
+        assert vote and vote["decided"] is None and vote["voters"] == ["s1", "s2"]
+    assert c.act({"type": "reach"})["code"] == "not_playing_this_game"
+    vid = tv.state["game"]["vote"]["id"]
+    r = tv.send("host", {"op": "game", "action": {"type": "overrule", "vote": vid, "outcome": "reject"}})
+    assert r["ok"], r
     assert g.phase == "play" and K("る") in g.hands["s1"] and len(g.hands["s1"]) == 4
     assert tv.state["game"]["events"][-1]["kind"] in ("penalty", "reshuffle")
-    assert c.act({"type": "reach"})["code"] == "not_playing_this_game"
+
+
+def test_two_players_the_words_player_keeps_a_challenged_word_by_voting_for_it():
+    """RULES.md "Words": in a 2-player game a disputed word stands unless its player withdraws it or
+    the host rules: the player's accept makes a tie, which stands; at the deadline the challenger's
+    ballot alone never rejects."""
+    rig = Rig(seed=14)
+    tv, a, b = start(rig)
+    g, serial = race_position(rig)
+    assert a.act({"type": "play", "field": serial, "card": K("る"), "word": "あぬぬる"})["ok"]
+    assert b.act({"type": "challenge", "field": b.state["game"]["challengeable"]["field"]})["ok"]
+    vid = a.state["game"]["vote"]["id"]
+    assert a.act({"type": "vote", "vote": vid, "ballot": "accept"})["ok"]
+    g = rig.game
+    assert g.phase == "play" and len(g.hands["s1"]) == 2 and g.chain[-1]["status"] == "accepted"
 
 
 def test_host_overrules_through_the_host_op():
@@ -171,7 +196,7 @@ def test_host_overrules_through_the_host_op():
     assert a.act({"type": "play", "field": g.field["serial"], "card": K("る"), "word": "あぬぬる"})["ok"]
     assert b.act({"type": "challenge", "field": rig.game.field["serial"]})["ok"]
     vote = tv.state["game"]["vote"]
-    assert vote and vote["voters"] == ["s2", "s3"]
+    assert vote and vote["voters"] == ["s1", "s2", "s3"]
     r = a.send("host", {"op": "game", "action": {"type": "overrule", "vote": vote["id"], "outcome": "accept"}})
     assert r["code"] == "not_host"
     r = tv.send("host", {"op": "game", "action": {"type": "overrule", "vote": vote["id"], "outcome": "accept"}})
@@ -205,3 +230,20 @@ def test_a_handicaps_key_with_invisible_characters_is_refused_and_never_reaches_
     for client in (tv, a):
         for state in client.received("state"):
             assert state["party"]["options"].get("handicaps", {}) in ({}, {"s1": "easy"})
+
+
+def test_the_host_phone_cannot_overrule_a_vote_on_its_own_word():
+    """Nobody decides alone on their own word (RULES.md "Words"): the host, promoted to a phone,
+    cannot overrule the vote on its own challenged word (it may still vote, or withdraw it)."""
+    rig = Rig(seed=14)
+    tv, a, b = start(rig)
+    assert tv.send("host", {"op": "promote", "seat": a.seat})["ok"]
+    g, serial = race_position(rig)
+    assert a.act({"type": "play", "field": serial, "card": K("る"), "word": "あぬぬる"})["ok"]
+    assert b.act({"type": "challenge", "field": b.state["game"]["challengeable"]["field"]})["ok"]
+    vid = rig.game.vote_info["id"]
+    r = a.send("host", {"op": "game", "action": {"type": "overrule", "vote": vid, "outcome": "accept"}})
+    assert r["ok"] is False and r["code"] == "overrule_own_word", r
+    assert rig.game.phase == "vote"
+    assert tv.send("host", {"op": "game", "action": {"type": "overrule", "vote": vid, "outcome": "accept"}})["ok"]
+    assert rig.game.phase == "play" and rig.game.chain[-1]["status"] == "accepted"

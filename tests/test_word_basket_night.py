@@ -37,7 +37,8 @@ def test_a_vote_on_the_last_word_does_not_eat_the_window_to_point_out_a_missing_
     assert g.pending_win["needs"] == ["reach", "word"]
     g.apply("s2", {"type": "challenge", "field": g.field["serial"]}, 11.0)
     refused(g, "wb_vote_open", "s3", {"type": "point_out", "seat": "s1"}, 12.0)
-    g.apply("s3", {"type": "vote", "vote": g.vote_info["id"], "ballot": "accept"}, 25.0)  # tie: it stands
+    g.apply("s1", {"type": "vote", "vote": g.vote_info["id"], "ballot": "accept"}, 20.0)
+    g.apply("s3", {"type": "vote", "vote": g.vote_info["id"], "ballot": "accept"}, 25.0)  # it stands
     assert g.phase == "play" and not g.over
     assert g.pending_win is not None and g.pending_win["needs"] == ["reach"]
     assert g.pending_win["until"] >= 25.0 + 5
@@ -51,6 +52,7 @@ def test_after_the_vote_the_window_still_ends_and_the_player_wins():
     g = arrange(new_game(3, reach_window=5), {"s1": [K("る")], "s2": [K("ほ"), K("ね")], "s3": [K("す")]}, K("あ"))
     play(g, "s1", K("る"), "あぬぬぬる", now=10.0)
     g.apply("s2", {"type": "challenge", "field": g.field["serial"]}, 11.0)
+    g.apply("s1", {"type": "vote", "vote": g.vote_info["id"], "ballot": "accept"}, 20.0)
     g.apply("s3", {"type": "vote", "vote": g.vote_info["id"], "ballot": "accept"}, 25.0)
     assert g.next_deadline() == g.pending_win["until"]
     g.tick(g.pending_win["until"])

@@ -52,7 +52,7 @@ def refused(g: WordBasket, seat: str | None, action: dict) -> str:
 def test_a_snapshot_in_the_layout_before_versions_restores_and_plays_on():
     data = json.loads(SNAPSHOT_BEFORE_ISSUE_11)
     g = WordBasket.from_dict(data, random.Random(1))
-    assert g.to_dict() == {**data, "v": 1}
+    assert g.to_dict() == {**data, "one_card_at": {}, "v": 2}  # layout 2 adds the リーチ grace
     assert g.stage == "vote" and g.view("s2")["lookup"]["readings"] == ["しんがっき"]
     assert g.view(None)["vote"]["ballots"] == {"s2": "reject"}
     assert g.last_event == g.view(None)["events"][-1] and g.last_event["kind"] == "challenge"

@@ -10,6 +10,7 @@ tokens or sockets.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from dataclasses import dataclass
@@ -52,6 +53,33 @@ def plain(value: Any) -> Any:
     if kind is list or kind is tuple:
         return [v if type(v) in (int, float, str, bool) else plain(v) for v in value]
     return value
+
+
+def msg(key: str, **params: Any) -> dict:
+    """A text for a page to show: an i18n ``key`` and its ``params`` (for :meth:`Game.guide`,
+    :meth:`Game.coach_view`)."""
+    return {"key": key, "params": params}
+
+
+def _teaching(view: Any) -> Any:
+    """Wrap a game's ``view`` so every view carries ``guide`` and ``coach`` (the strip only in
+    the table's view, a tip only in a seat's)."""
+
+    @functools.wraps(view)
+    def wrapped(self: "Game", seat: str | None) -> dict:
+        out = view(self, seat)
+        out["guide"] = self.guide(seat)
+        coach = None
+        if self.coach and not self.over:
+            coach = self.coach_view(seat)
+            if seat is None:
+                coach["tip"] = None
+            else:
+                coach["strip"] = None
+        out["coach"] = coach
+        return out
+
+    return wrapped
 
 
 class SnapshotError(ValueError):
@@ -138,6 +166,8 @@ class Game:
         if cls.KEY and "STYLE" not in cls.__dict__:
             static = Path(__file__).resolve().parent.parent / "static"
             cls.STYLE = f"css/{cls.KEY}.css" if (static / "css" / f"{cls.KEY}.css").is_file() else ""
+        if "view" in cls.__dict__:
+            cls.view = _teaching(cls.__dict__["view"])
         if "MOVES" in cls.__dict__:
             cls.ACTIONS = {kind: move.schema for kind, move in cls.MOVES.items()}
         if "HOST_MOVES" in cls.__dict__:
@@ -156,6 +186,16 @@ class Game:
         self.version = 0
         self.event_n = 0
         self.last_event: dict | None = None
+        self.host_by: str | None = None
+        """The seat the host acts from during :meth:`host_apply` (None: the TV, or no host move)."""
+        self.coach = False
+        """The first-round coach (はじめてモード) is on: the party decides it at the start
+        (:meth:`partyhost.party.Party.start`) and the host may switch it off at any time; kept
+        in the snapshot."""
+        self.marks: dict[str, dict] = {}
+        """Highlight candidates kept while the game is played (see :meth:`_keep`); public facts
+        only. Kept in the snapshot under ``"marks"`` when not empty, so snapshots written before
+        it existed still load (as a game with no marks)."""
         self._reset()
 
     def _reset(self) -> None:
@@ -191,9 +231,14 @@ class Game:
             raise
         self.version += 1
 
-    def host_apply(self, action: dict, now: float) -> None:
+    def host_apply(self, action: dict, now: float, by: str | None = None) -> None:
         """Apply one of the host's in-game moves (``HOST_MOVES``); the host may be the TV, which
-        has no seat. Same pipeline as :meth:`apply`, without the seat check."""
+        has no seat. Same pipeline as :meth:`apply`, without the seat check.
+
+        ``by`` is the seat of the phone the host acts from (None for the laptop's TV): while the
+        handler runs it is :attr:`host_by`, so a rule can refuse the host a ruling on their own
+        move (a vote on their own word, RULES.md "General": the host overrules only others)."""
+        self.host_by = by
         try:
             move = self._move(action, self.HOST_MOVES, host=True)
             if self.over:
@@ -203,6 +248,8 @@ class Game:
         except RuleError as error:
             error.scope = error.scope or self.KEY
             raise
+        finally:
+            self.host_by = None
         self.version += 1
 
     def _move(self, action: object, moves: dict[str, Move], host: bool) -> Move:
@@ -224,6 +271,32 @@ class Game:
         reacts once per event). Fields must be public: every view may show them."""
         self.event_n += 1
         self.last_event = {"n": self.event_n, "kind": kind, **fields}
+
+    def _keep(self, name: str, score: float, **fields: Any) -> None:
+        """Keep ``fields`` as the highlight candidate ``name`` when ``score`` beats the one kept
+        (higher is better; a tie keeps the first). Fields must be public, JSON-ready facts."""
+        kept = self.marks.get(name)
+        if kept is None or score > kept["score"]:
+            self.marks[name] = {"score": score, **fields}
+
+    # ----- the night's record: a finished game's result and highlights --------------------------
+    def outcome(self) -> dict:
+        """The result of a finished game, the same shape for every game (read once it is over):
+        ``{"coop": bool, "won": bool | None, "places": [[seat, …], …], "detail": {...}}``.
+
+        ``coop``: the players win or lose together (then ``won`` says which and ``places`` is
+        one group of every player); else ``won`` is None and ``places`` is the ranking, best
+        first, each place a list of seats (ties share a place; the first place are the winners;
+        a draw is one place). ``detail`` holds the game's own public numbers (level, rating,
+        cards left, totals…) for the record's line, and optionally ``label``: a text
+        (:func:`msg`) naming the winners as the game does (a team). Every game implements it."""
+        raise NotImplementedError
+
+    def highlights(self) -> list[dict]:
+        """One or two moments of this game, computed from what happened: each
+        ``{"key", "params"}`` (:func:`msg`; a param ending in ``seat`` is a seat id shown as a
+        name). Only what everyone has seen. Default: none."""
+        return []
 
     # ----- the clock ----------------------------------------------------------------------------
     def tick(self, now: float) -> None:
@@ -260,6 +333,20 @@ class Game:
         before it changes anything. Default: the game cannot lose a player."""
         raise RuleError("cannot_continue")
 
+    def presence(self, seat: str, present: bool, now: float) -> None:
+        """A playing seat's phone went away (``present`` False: its last socket closed, a locked
+        screen, a lost Wi-Fi) or came back (True), at game-clock seconds ``now``. Games where an
+        absent player can be hurt (real-time play) keep it in their state and wait; ``version``
+        goes up when the game's state changed (the method returns True). Default: nothing, so a
+        turn-based game carries on and the host's own moves cover an absent player."""
+        if self._presence(seat, bool(present), float(now)):
+            self.version += 1
+
+    def _presence(self, seat: str, present: bool, now: float) -> bool:
+        """The game's rule for :meth:`presence`; returns whether the state changed. Default:
+        no change."""
+        return False
+
     def interrupted(self, now: float) -> None:
         """The host restarted and this game was restored from a snapshot; players reconnect one
         by one. Games where that matters (real-time play) stop play here. Default: nothing."""
@@ -271,8 +358,30 @@ class Game:
         return getattr(self, "phase", None) == "over"
 
     def view(self, seat: str | None) -> dict:
-        """What ``seat`` may know, JSON-ready. ``seat=None`` is the table (TV, spectators)."""
+        """What ``seat`` may know, JSON-ready. ``seat=None`` is the table (TV, spectators).
+
+        A game's own ``view`` is wrapped (see :func:`_teaching`) so every view also holds
+        ``"guide"`` (:meth:`guide`) and ``"coach"`` (:meth:`coach_view` while :attr:`coach` is
+        on, else None)."""
         raise NotImplementedError
+
+    # ----- teaching: the first-round coach and the phone's "what you can do now" ---------------
+    def guide(self, seat: str | None) -> dict:
+        """One line for ``seat``'s help sheet: what it can do now, ``{"now": {"key", "params"}}``
+        (an i18n key of the game's catalogue and its parameters; a parameter whose name ends in
+        ``seat`` holds a seat id the page shows as a name, a ``{"key": …}`` value is itself a
+        catalogue key). Shown whether the coach is on or off; computed from what ``seat`` may
+        know only. Every game implements it."""
+        raise NotImplementedError
+
+    def coach_view(self, seat: str | None) -> dict:
+        """The coach while it is on: ``{"strip": None | {"step", "now", "next"}, "tip": None |
+        {"id", "key", "params"}}``. ``strip`` is the TV's line (the table's view; a seat's view
+        holds None) naming the step being played now and what comes next, during the first
+        round or level; ``tip`` is the tip for ``seat``'s role at this moment (a phone shows each
+        ``id`` once), None for the table. Only what ``seat`` may know. Every game implements it."""
+        raise NotImplementedError
+
 
     # ----- for the conformance suite and bots ---------------------------------------------------
     def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:
@@ -313,6 +422,10 @@ class Game:
             ValueError: a field holds something JSON cannot (a non-finite number, an object).
         """
         state = {f: self.encode_field(f, getattr(self, f)) for f in self.FIELDS}
+        if self.coach:
+            state["coach"] = True  # absent while off: a snapshot without it reads as off
+        if self.marks:
+            state["marks"] = self.marks  # absent while empty: an older snapshot reads as none
         text = json.dumps(state, allow_nan=False)
         return {"game": self.KEY, "v": self.STATE_VERSION, **json.loads(text)}
 
@@ -352,6 +465,9 @@ class Game:
         fresh = json.loads(json.dumps(data))
         for f in cls.FIELDS:
             setattr(game, f, cls.decode_field(f, fresh[f]))
+        game.coach = fresh.get("coach") is True  # a snapshot from before the coach: off
+        marks = fresh.get("marks")
+        game.marks = marks if isinstance(marks, dict) else {}
         game._restored(rng)
         return game
 

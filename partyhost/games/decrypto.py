@@ -29,8 +29,8 @@ is :class:`~.base.Game`'s.
 The state machine (:data:`PHASES` declares it; a move outside its phase is ``"dc_not_now"``)::
 
     phase      open moves              ends when … → next phase
-    encrypt    clues                   every encrypting team's clues are in, or the 30-s timer
-                                       runs out (tick; missing clues blank) → guess (white first)
+    encrypt    clues; host:            every encrypting team's clues are in, or the 30-s timer
+               pass_encryptor          runs out (tick; missing clues blank) → guess (white first)
     guess      draft, lock             every open guess (the decode; the interception from
                                        round 2) is locked → reveal (tokens given)
     reveal     next (players, host)    "next", or the reveal deadline (tick) → guess of the
@@ -55,8 +55,8 @@ from typing import Any, ClassVar, NamedTuple
 from . import decrypto_scoring as scoring
 from . import decrypto_view as views
 from . import decrypto_words as words
-from . import schema
-from .base import Game, Move, RuleError
+from . import decrypto_coach, schema
+from .base import Game, Move, RuleError, msg
 from .decrypto_scoring import TEAMS, other
 from .decrypto_words import CLUE_MAX, KEYWORD_LANGS, normalize, tidy
 from .schema import check_options
@@ -79,6 +79,8 @@ MAX_ROUNDS = 8  # §end
 MAX_ROUNDS_THREE = 5  # §three
 TIMER_SECONDS = 30.0  # the sand timer (§clues), when the lobby option ``timer`` is on
 REVEAL_SECONDS = 25.0  # a reveal stays on screen this long unless someone taps "next" (ours)
+KEYWORD_SECONDS = 180.0  # the tie-break's keyword guesses: then the drafts count as answers (ours)
+JUDGE_SECONDS = 120.0  # judging the near matches: then what stands counts (ours)
 
 
 class Phase(NamedTuple):
@@ -89,12 +91,14 @@ class Phase(NamedTuple):
 
 
 PHASES: dict[str, Phase] = {
-    "encrypt": Phase(("clues",), "all clues in, or the timer runs out → guess"),
+    "encrypt": Phase(("clues", "pass_encryptor"), "all clues in, or the timer runs out → guess"),
     "guess": Phase(("draft", "lock"), "every open guess locked → reveal"),
     "reveal": Phase(("next",), "next, or the reveal deadline → guess (next team) | encrypt (next "
                                "round); after the round's last reveal, the end check → over | keywords"),
-    "keywords": Phase(("kw_guess",), "both teams locked their guesses → judge"),
-    "judge": Phase(("accept", "judged"), "both teams judged → over"),
+    "keywords": Phase(("kw_guess",), "both teams locked their guesses, or KEYWORD_SECONDS (the drafts "
+                                     "count) → judge"),
+    "judge": Phase(("accept", "contest", "judged", "rule"), "both teams judged and every contested near "
+                   "match ruled by the host, or JUDGE_SECONDS (a contest left open counts) → over"),
     "over": Phase((), "the game has a result"),
 }
 """The phases in play order (see the module docstring for the whole table)."""
@@ -159,7 +163,9 @@ class Decrypto(Game):
     * ``{"type": "accept", "number": 1–4, "accept": bool}`` — accept a near match of a guess
       about one of the own team's keywords; ``{"type": "judged"}`` — the team is done judging.
 
-    Host move (``HOST_MOVES``): ``{"type": "next", "round", "team"}`` (the TV leaves a reveal).
+    Host moves (``HOST_MOVES``): ``{"type": "next", "round", "team"}`` (the TV leaves a reveal);
+    ``{"type": "pass_encryptor", "round", "team"}`` (an away encryptor's turn goes to the next
+    teammate, as Top Ten's away captain).
     """
 
     KEY: ClassVar[str] = "decrypto"
@@ -175,6 +181,7 @@ class Decrypto(Game):
         },
         timer={"type": "boolean", "default": False},
         lang={"enum": list(KEYWORD_LANGS), "default": "ja"},
+        uneven={"type": "boolean", "default": False},
     )
     STALE_FIELD: ClassVar[str] = "round"
     MOVES: ClassVar[dict[str, Move]] = {
@@ -190,10 +197,14 @@ class Decrypto(Game):
             "items": {"type": "integer", "minimum": 0, "maximum": KEYWORDS_PER_TEAM - 1}}},
             words=_n_of(_WORD, KEYWORDS_PER_TEAM), final=_BOOL), "_do_kw_guess"),
         "accept": Move(_schema("accept", number=_DIGIT, accept=_BOOL), "_do_accept"),
+        "contest": Move(_schema("contest", number=_DIGIT), "_do_contest"),
         "judged": Move(_schema("judged"), "_do_judged"),
     }
     HOST_MOVES: ClassVar[dict[str, Move]] = {
         "next": Move(_schema("next", round=_ROUND, team=_TEAM), "_host_next", stale=True),
+        "rule": Move(_schema("rule", team=_TEAM, number=_DIGIT, accept=_BOOL), "_host_rule"),
+        "pass_encryptor": Move(_schema("pass_encryptor", round=_ROUND, team=_TEAM), "_host_pass_encryptor",
+                               stale=True),
     }
     STATE_VERSION: ClassVar[int] = 1  # the layout of every snapshot saved so far
     FIELDS: ClassVar[tuple[str, ...]] = (
@@ -256,6 +267,7 @@ class Decrypto(Game):
         report as ``"dc_no_keywords"``)."""
         for lang in KEYWORD_LANGS:
             words.readings(lang)
+            words.forms(lang)  # the clue check's other forms of each keyword (issue 14)
             try:
                 words.deck(lang)
             except (FileNotFoundError, OSError):
@@ -271,7 +283,8 @@ class Decrypto(Game):
 
         Args:
             players: 3–8 distinct seat ids in seating order.
-            options: ``{"teams": {seat: "white"|"black"}, "timer": bool, "lang": "ja"|"en"}``
+            options: ``{"teams": {seat: "white"|"black"}, "timer": bool, "lang": "ja"|"en",
+                "uneven": bool}``
                 (all optional); unplaced seats are balanced by :func:`balance_teams`.
             rng: kept for the keyword draw and every round's codes.
             now: game-clock seconds (unused at set-up).
@@ -280,6 +293,8 @@ class Decrypto(Game):
             RuleError: ``"player_count"`` (``count``, ``min``, ``max``); ``"duplicate_seat"``;
             ``"bad_options"`` (``detail``); ``"dc_team_size"`` (``white``, ``black``) when a team
             of 4–8 players has fewer than 2, or 3 players are not split 2 and 1;
+            ``"dc_teams_uneven"`` (``white``, ``black``) when the teams differ by more than one
+            and the host has not allowed it (option ``uneven``: 6 v 2 only on purpose);
             ``"dc_no_keywords"`` (``lang``) when the deck file is missing or too small.
         """
         players = list(players)
@@ -295,6 +310,9 @@ class Decrypto(Game):
                 raise RuleError("dc_team_size", **sizes)
         elif min(sizes.values()) < 2:
             raise RuleError("dc_team_size", **sizes)
+        elif abs(sizes["white"] - sizes["black"]) > 1 and not options.get("uneven"):
+            # §setup: できるだけ同人数の2チーム — the host may override (RULES.md), but only on purpose
+            raise RuleError("dc_teams_uneven", **sizes)
         lang = options["lang"]
         try:
             deck = words.deck(lang)
@@ -328,7 +346,7 @@ class Decrypto(Game):
 
     def next_deadline(self) -> float | None:
         """When the clue timer runs out (phase encrypt) or a reveal moves on, or None."""
-        if self.phase == "encrypt":
+        if self.phase in ("encrypt", "keywords", "judge"):
             return self.deadline
         if self.phase == "reveal":
             return self.reveal_deadline
@@ -347,9 +365,22 @@ class Decrypto(Game):
             self.deadline = None
             self._event("timer_out", teams=blanked)
             self._after_clues(now)
+            if self.last_event and self.last_event["kind"] == "clues_up":
+                # the clues go up at once: the event the phones see says why some are blank
+                self.last_event["timed_out"] = list(blanked)
             self.version += 1
         elif self.phase == "reveal" and self.reveal_deadline is not None and now >= self.reveal_deadline:
             self._advance(now)
+            self.version += 1
+        elif self.phase == "keywords" and self.deadline is not None and now >= self.deadline:
+            for team in TEAMS:  # time is up: what each team typed is its answer
+                if self.kw[team]["words"] is None:
+                    self.kw[team]["words"] = list(self.kw[team]["draft"])
+            self._event("kw_time_up")
+            self._open_judging(now)
+            self.version += 1
+        elif self.phase == "judge" and self.deadline is not None and now >= self.deadline:
+            self._finish_judging(time_up=True)
             self.version += 1
 
     def can_continue_without(self, seat: str) -> bool:
@@ -361,7 +392,8 @@ class Decrypto(Game):
         """A kicked player leaves. The game goes on while every team keeps its shape (≥2 in a
         team game; the team of two and the interceptor in the 3-player game: so never there).
         An encryptor who leaves before the clues are in hands the turn, and the same code, to
-        the next teammate in turn (drafts dropped); later turns go on from the gone seat's place.
+        the next teammate in turn (drafts dropped; with the timer running, a fresh 30 s); later
+        turns go on from the gone seat's place.
 
         Raises:
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"``.
@@ -376,6 +408,7 @@ class Decrypto(Game):
             handed_to = self._next_in_turn(team, seat)
             self.encryptors[team] = handed_to
             self.clue_drafts[team] = ["", "", ""]
+            self._fresh_time(now)
         for g in self.guesses.values():
             if g.get("by") == seat:
                 g["by"] = None
@@ -552,9 +585,12 @@ class Decrypto(Game):
         if intercepted:
             self.tokens[other(team)]["interceptions"] += 1
         if miscommunicated:
-            self.tokens[team]["miscommunications"] += 1
-            if self.variant == "three":  # the team's failure is the interceptor's token (§three)
+            if self.variant == "three":
+                # §three: 失敗チップの代わりに盗聴者へ成功チップ — the interceptor's token *instead of*
+                # the team's miscommunication mark (never both: the TV counted the failure twice)
                 self.tokens[other(team)]["interceptions"] += 1
+            else:
+                self.tokens[team]["miscommunications"] += 1
         record = {
             "round": self.round,
             "team": team,
@@ -581,11 +617,46 @@ class Decrypto(Game):
             raise RuleError("dc_stale_team")
         self._advance(now)
 
+    def _host_pass_encryptor(self, action: dict, now: float) -> None:
+        """The encryptor's phone is away: the host hands the turn to the next teammate in turn
+        (as Top Ten's away captain). The team draws a new code, since the away player saw the old
+        one and now decodes with the team; drafts are dropped; with the timer running the new
+        encryptor gets a fresh 30 s (RULES.md "Decrypto"; not in the rulebook).
+
+        Raises ``"dc_not_now"`` (not while writing clues), ``"dc_clues_done"`` (the team's clues
+        are in), ``"dc_no_teammate"`` (nobody to hand it to: the team has no other member).
+        """
+        if self.phase != "encrypt":
+            raise RuleError("dc_not_now")
+        team = action["team"]
+        if team not in self.encryptors:
+            raise RuleError("dc_not_now")
+        if self.clues.get(team) is not None:
+            raise RuleError("dc_clues_done")
+        old = self.encryptors[team]
+        new = self._next_in_turn(team, old)
+        if new == old:
+            raise RuleError("dc_no_teammate")
+        self.encryptors[team] = new
+        deck = [list(c) for c in CODE_DECK if list(c) != self.codes[team]]
+        self.codes[team] = list(self._rng.choice(deck))
+        self.clue_drafts[team] = ["", "", ""]
+        self._fresh_time(now)
+        self._event("encryptor_passed", team=team, seat=old, to=new)
+
+    def _fresh_time(self, now: float) -> None:
+        """A new encryptor while the sand timer runs: turn it over again (30 s from now)."""
+        if self.deadline is not None:
+            self.deadline = max(self.deadline, now + TIMER_SECONDS)
+
     def _host_next(self, action: dict, now: float) -> None:
         """The host (TV) leaves a reveal: as :meth:`_do_next`."""
         self._do_next(None, action, now)
 
     def _advance(self, now: float) -> None:
+        if self.result and self.result.get("tie_next"):
+            self._open_keywords(self.result["why"], now)
+            return
         i = self.encrypting.index(self.active)
         if i + 1 < len(self.encrypting):
             self._open_guess(self.encrypting[i + 1])
@@ -605,16 +676,19 @@ class Decrypto(Game):
         if ending is None:
             return
         if ending.reason == scoring.TIED:
-            self._open_keywords(ending.why)
+            # the round's last reveal (interception, decode, code) is shown first, as any other;
+            # "next" (or the reveal's time) then opens the keyword guesses (issue 13 point 7)
+            self.result = {"why": ending.why, "tie_next": True}
         elif ending.why is None:
             self._finish(ending.winner, ending.reason)
         else:
             self._finish(ending.winner, ending.reason, why=ending.why)
 
-    def _open_keywords(self, why: str) -> None:
-        """Scores tied: each team guesses the other's 4 keywords (§end)."""
+    def _open_keywords(self, why: str, now: float) -> None:
+        """Scores tied: each team guesses the other's 4 keywords (§end), within KEYWORD_SECONDS."""
         self.phase = "keywords"
         self.reveal_deadline = None
+        self.deadline = now + KEYWORD_SECONDS
         self.kw = {t: {"draft": ["", "", "", ""], "words": None, "by": None} for t in TEAMS}
         self.judge = {}
         self.result = {"why": why}
@@ -642,47 +716,121 @@ class Decrypto(Game):
             entry["words"] = list(typed)
             self._event("kw_locked", team=team)
             if all(self.kw[t]["words"] is not None for t in TEAMS):
-                self._open_judging()
+                self._open_judging(now)
 
-    def _open_judging(self) -> None:
-        """Both teams answered: team t judges the guesses about its own words (the other team's
-        answers); exact matches count already (§end; RULES.md: a near match is the table's call)."""
+    def _open_judging(self, now: float) -> None:
+        """Both teams answered: a keyword counts when the other team named it in any slot
+        (normalised equality, RULES.md "Decrypto"); near matches (the guess in a keyword's own
+        slot) are for the table: the owning team may accept one, the guessing team may contest
+        one the owners did not accept, and the host rules a contest. JUDGE_SECONDS at most."""
         self.phase = "judge"
+        self.deadline = now + JUDGE_SECONDS
         self.judge = {}
         for t in TEAMS:
-            exact = words.exact_guesses(self.kw[other(t)]["words"], self.keywords[t], self.lang)
-            self.judge[t] = {"exact": exact, "accepted": list(exact), "done": False}
+            exact = words.named_keywords(self.kw[other(t)]["words"], self.keywords[t], self.lang)
+            self.judge[t] = {"exact": exact, "accepted": list(exact), "done": False,
+                             "contested": [False] * KEYWORDS_PER_TEAM, "ruled": [None] * KEYWORDS_PER_TEAM}
         self._event("judge")
 
+    def _judge_entry(self, team: str) -> dict:
+        """``judge[team]``, with the contest fields a snapshot from before them lacks."""
+        entry = self.judge[team]
+        entry.setdefault("contested", [False] * KEYWORDS_PER_TEAM)
+        entry.setdefault("ruled", [None] * KEYWORDS_PER_TEAM)
+        return entry
+
+    def _near_match(self, team: str, i: int) -> None:
+        """Refuse judging keyword ``i`` of ``team`` as a near match: ``"dc_exact_match"`` (named
+        exactly: it counts), ``"dc_no_guess"`` (the guess in its slot is blank), ``"dc_guess_used"``
+        (that guess names another keyword exactly: one guess counts once)."""
+        entry = self._judge_entry(team)
+        if entry["exact"][i]:
+            raise RuleError("dc_exact_match")
+        guess = self.kw[other(team)]["words"][i]
+        if not normalize(guess):
+            raise RuleError("dc_no_guess")
+        if words.named_keywords([guess], self.keywords[team], self.lang) != [False] * KEYWORDS_PER_TEAM:
+            raise RuleError("dc_guess_used")
+
     def _do_accept(self, seat: str, action: dict, now: float) -> None:
-        """The team owning a keyword accepts (or not) a near match of the guess for it (§end;
-        RULES.md). Exact matches always count. Raises ``"dc_not_now"``, ``"dc_judged"``
-        (the team already confirmed), ``"dc_exact_match"`` (cannot be refused),
-        ``"dc_no_guess"`` (the guess is blank: nothing to accept)."""
+        """The team owning a keyword accepts (or takes back) a near match of the guess in its slot
+        (§end; RULES.md: the table judges, the owners alone never refuse: see :meth:`_do_contest`).
+        Raises ``"dc_not_now"``, ``"dc_judged"`` (the team already confirmed), the refusals of
+        :meth:`_near_match`, ``"dc_ruled"`` (the host has ruled on it)."""
         self._open(action)
-        entry = self.judge[self.team_of(seat)]
+        team = self.team_of(seat)
+        entry = self._judge_entry(team)
         if entry["done"]:
             raise RuleError("dc_judged")
         i = action["number"] - 1
-        if entry["exact"][i]:
-            raise RuleError("dc_exact_match")
-        if not normalize(self.kw[other(self.team_of(seat))]["words"][i]):
-            raise RuleError("dc_no_guess")
+        self._near_match(team, i)
+        if entry["ruled"][i] is not None:
+            raise RuleError("dc_ruled")
         entry["accepted"][i] = bool(action["accept"])
+        if entry["accepted"][i]:
+            entry["contested"][i] = False
+
+    def _do_contest(self, seat: str, action: dict, now: float) -> None:
+        """The guessing team contests a near match the owners did not accept: the host rules on it
+        (RULES.md "Decrypto": never the owning team alone). Raises ``"dc_not_now"``, the refusals
+        of :meth:`_near_match`, ``"dc_accepted"`` (it counts already), ``"dc_ruled"``."""
+        self._open(action)
+        owners = other(self.team_of(seat))
+        entry = self._judge_entry(owners)
+        i = action["number"] - 1
+        self._near_match(owners, i)
+        if entry["accepted"][i]:
+            raise RuleError("dc_accepted")
+        if entry["ruled"][i] is not None:
+            raise RuleError("dc_ruled")
+        entry["contested"][i] = True
+        self._event("contested", team=owners, number=i + 1)
+
+    def _host_rule(self, action: dict, now: float) -> None:
+        """The host rules on a near match of keyword ``number`` of ``team`` (accept or not); final.
+        Raises ``"dc_not_now"``, the refusals of :meth:`_near_match`; the host's phone may not rule
+        on its own team's keyword (``"overrule_own_word"``)."""
+        self._open(action)
+        team = action["team"]
+        if self.host_by is not None and self.team_of(self.host_by) == team:
+            raise RuleError("overrule_own_word")
+        entry = self._judge_entry(team)
+        i = action["number"] - 1
+        self._near_match(team, i)
+        entry["ruled"][i] = bool(action["accept"])
+        entry["accepted"][i] = bool(action["accept"])
+        entry["contested"][i] = False
+        self._event("ruled", team=team, number=i + 1, accept=bool(action["accept"]))
+        self._finish_judging()
 
     def _do_judged(self, seat: str, action: dict, now: float) -> None:
-        """The team is done judging; when both are, most correct guesses wins, else the
-        victory is shared (§end). Raises ``"dc_not_now"``, ``"dc_judged"``."""
+        """The team is done judging; when both are and no contest waits for the host, most
+        correct guesses wins, else the victory is shared (§end). Raises ``"dc_not_now"``,
+        ``"dc_judged"``."""
         self._open(action)
-        entry = self.judge[self.team_of(seat)]
+        entry = self._judge_entry(self.team_of(seat))
         if entry["done"]:
             raise RuleError("dc_judged")
         entry["done"] = True
-        if all(self.judge[t]["done"] for t in TEAMS):
-            # team t's correct guesses are the ones the other team accepted
-            correct = {t: sum(self.judge[other(t)]["accepted"]) for t in TEAMS}
-            winner, reason = scoring.keyword_result(correct)
-            self._finish(winner, reason, why=(self.result or {}).get("why", "rounds"), correct=correct)
+        self._finish_judging()
+
+    def _finish_judging(self, time_up: bool = False) -> None:
+        """End the tie-break when both teams are done and no contest is open, or at the time
+        limit: then a contest the host left open counts as guessed (the owners cannot win by
+        refusing, RULES.md)."""
+        entries = {t: self._judge_entry(t) for t in TEAMS}
+        open_contest = any(any(e["contested"]) for e in entries.values())
+        if not time_up and (open_contest or not all(e["done"] for e in entries.values())):
+            return
+        for e in entries.values():
+            for i, contested in enumerate(e["contested"]):
+                if contested:
+                    e["accepted"][i] = True
+                    e["contested"][i] = False
+        # team t's correct guesses are the ones about the other team's words that count
+        correct = {t: sum(entries[other(t)]["accepted"]) for t in TEAMS}
+        winner, reason = scoring.keyword_result(correct)
+        self._finish(winner, reason, why=(self.result or {}).get("why", "rounds"), correct=correct)
 
     def _finish(self, winner: str | None, reason: str, **extra: Any) -> None:
         self.phase = "over"
@@ -696,11 +844,49 @@ class Decrypto(Game):
         }
         self._event("over", winner=winner, reason=reason)
 
+    # --- the night's record ----------------------------------------------------------------
+
+    def outcome(self) -> dict:
+        """Team against team: the winning team's seats, then the other team's; a draw (no
+        winner) is one shared place. ``detail`` has the winner, its ``label`` (the team's name),
+        the reason, the scores and each seat's team."""
+        result = self.result or {}
+        winner = result.get("winner")
+        team_of = {s: t for t, seats in self.teams.items() for s in seats}
+        if winner in self.teams:
+            places = [[s for s in self.players if team_of.get(s) == winner],
+                      [s for s in self.players if team_of.get(s) != winner]]
+        else:
+            places = [list(self.players)]
+        return {"coop": False, "won": None, "places": [p for p in places if p],
+                "detail": {"winner": winner, "reason": result.get("reason"),
+                           "label": msg(f"decrypto.team.{winner}") if winner in self.teams else None,
+                           "scores": dict(result.get("scores") or {}), "teams": team_of}}
+
+    def highlights(self) -> list[dict]:
+        """The decisive interception: the winning team's last interception, with the clues
+        it read and the code (both shown at that reveal)."""
+        winner = (self.result or {}).get("winner")
+        for record in reversed(self.history):
+            if record.get("intercepted") and other(record["team"]) == winner:
+                return [msg("decrypto.hl.intercept", team={"key": f"decrypto.team.{winner}"}, round=record["round"],
+                            clues=" / ".join(c or "—" for c in record["clues"]),
+                            code="-".join(str(n) for n in record["code"]))]
+        return []
+
     # --- views ---------------------------------------------------------------------------------
 
     def sheet(self) -> dict[str, list[dict]]:
         """The public clue sheet (§guess): see :func:`.decrypto_view.sheet`."""
         return views.sheet(self.history)
+
+    def guide(self, seat: str | None) -> dict:
+        """What ``seat`` can do now (see :mod:`partyhost.games.decrypto_coach`)."""
+        return decrypto_coach.guide(self, seat)
+
+    def coach_view(self, seat: str | None) -> dict:
+        """The first-rounds coach (see :mod:`partyhost.games.decrypto_coach`)."""
+        return decrypto_coach.coach_view(self, seat)
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators). The
@@ -724,6 +910,10 @@ class Decrypto(Game):
             return []
         r = self.round
         if seat is None:
+            if self.phase == "encrypt" and rng.random() < 0.05:
+                waiting = [t for t in self.encrypting if self.clues.get(t) is None]
+                if waiting:
+                    return [{"type": "pass_encryptor", "round": r, "team": rng.choice(waiting)}]
             return [{"type": "next", "round": r, "team": self.active}] if self.phase == "reveal" else []
         team = self.team_of(seat)
         if team is None:

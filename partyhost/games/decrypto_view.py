@@ -140,8 +140,12 @@ def _table(g: "Decrypto") -> dict[str, Any]:
             "judged": {t: bool(g.judge.get(t, {}).get("done")) for t in TEAMS},
         }
         if g.judge:
+            # by guessing team: its answers, which count, which it contested, and the host's rulings
             tie["guesses"] = {t: list(g.kw[t]["words"]) for t in TEAMS}
             tie["accepted"] = {t: list(g.judge[other(t)]["accepted"]) for t in TEAMS}
+            tie["exact"] = {t: list(g.judge[other(t)]["exact"]) for t in TEAMS}
+            tie["contested"] = {t: list(g.judge[other(t)].get("contested", [False] * 4)) for t in TEAMS}
+            tie["ruled"] = {t: list(g.judge[other(t)].get("ruled", [None] * 4)) for t in TEAMS}
     return {
         "game": g.KEY,
         "variant": g.variant,
@@ -155,7 +159,7 @@ def _table(g: "Decrypto") -> dict[str, Any]:
         "tokens": plain(g.tokens),
         "scores": scores(g.tokens),
         "submitted": {t: g.clues.get(t) is not None for t in g.encrypting},
-        "deadline": g.deadline if g.phase == "encrypt" else None,
+        "deadline": g.deadline if g.phase in ("encrypt", "keywords", "judge") else None,
         "reveal_deadline": g.reveal_deadline if g.phase == "reveal" else None,
         "active": g.active,
         "clues": list(g.clues[g.active]) if clues_public else None,

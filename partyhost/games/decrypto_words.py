@@ -17,6 +17,7 @@ once, by :func:`deck` and :func:`readings`, and cached for the life of the proce
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from importlib import resources
@@ -26,10 +27,14 @@ from .base import RuleError
 KEYWORD_LANGS: tuple[str, ...] = ("ja", "en")
 KEYWORD_FILE = "decrypto_keywords.{lang}.txt"
 READING_FILE = "decrypto_readings.{lang}.txt"  # kanji keyword <TAB> its reading in hiragana
+FORMS_FILE = "decrypto_forms.{lang}.txt"  # keyword <TAB> other forms (romaji, translation, spellings)
+ROMAJI_MARK = "r:"  # a form in FORMS_FILE that is romaji (compared with romaji_key folding)
 CLUE_MAX = 40  # characters of one clue (ours: a phone field, not a paragraph)
 
 _DECKS: dict[str, list[str]] = {}
 _READINGS: dict[str, dict[str, str]] = {}
+_FORMS: dict[str, dict[str, frozenset[str]]] = {}
+_FOLDED: dict[tuple[str, str], frozenset[str]] = {}
 
 
 def normalize(text: str) -> str:
@@ -96,6 +101,35 @@ def read_reading_file(lang: str) -> dict[str, str]:
     return out
 
 
+def read_forms_file(lang: str) -> dict[str, frozenset[str]]:
+    """Other forms of each keyword that a clue may not take (issue 14), ``{keyword: {form, …}}``,
+    from ``games/data/decrypto_forms.<lang>.txt`` (``keyword<TAB>form<TAB>…`` a line, forms already
+    :func:`normalize`-d; built by ``tools/build_decrypto_forms.py``): romaji of a Japanese keyword
+    (neko, toukyou, tokyo; marked ``r:`` in the file), its English translation and that word's inflections (cat, cats), other
+    spellings of the same dictionary entry (玉子 for 卵, 蜂蜜 for ハチミツ); for an English keyword its
+    inflections (cats, flies, flew) and its Japanese translation (猫, ねこ, neko). A missing file
+    is an empty dict."""
+    path = resources.files("partyhost.games").joinpath("data", FORMS_FILE.format(lang=lang))
+    out: dict[str, frozenset[str]] = {}
+    try:
+        text = path.read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return out
+    for line in text.splitlines():
+        if line.startswith("#") or "\t" not in line:
+            continue
+        word, *forms = line.split("\t")
+        out[tidy(word)] = frozenset(normalize(f) for f in forms if normalize(f).removeprefix(ROMAJI_MARK))
+    return out
+
+
+def forms(lang: str) -> dict[str, frozenset[str]]:
+    """``{keyword: other forms}`` of ``lang`` (read once; may be empty), see :func:`read_forms_file`."""
+    if lang not in _FORMS:
+        _FORMS[lang] = read_forms_file(lang)
+    return _FORMS[lang]
+
+
 def deck(lang: str) -> list[str]:
     """The keyword deck of ``lang`` (read once, then cached). Raises FileNotFoundError when the
     file is missing."""
@@ -127,11 +161,65 @@ def is_keyword(text: str, keywords: Iterable[str], lang: str) -> bool:
     return any(key in keyword_forms(k, lang) for k in keywords)
 
 
+def clue_forms(keyword: str, lang: str) -> set[str]:
+    """Everything a clue may not be for ``keyword`` (§clues: the keyword and its translation):
+    :func:`keyword_forms` plus the built forms of :func:`forms` (romaji, translation into the other
+    language with its inflections, other spellings). 猫 → 猫, ねこ, neko, cat, cats, …"""
+    return keyword_forms(keyword, lang) | {f.removeprefix(ROMAJI_MARK) for f in forms(lang).get(keyword, ())}
+
+
+_LATIN_WORD = re.compile(r"^[a-zāīūēōâîûêô'’-]+$")
+_LONG_VOWELS = str.maketrans({"ā": "a", "ī": "i", "ū": "u", "ē": "e", "ō": "o", "â": "a", "î": "i",
+                              "û": "u", "ê": "e", "ô": "o", "'": None, "’": None, "-": None})
+_ROMAJI_FOLDS = ((re.compile(r"(?<=o)[ou]|(?<=u)u"), ""), (re.compile(r"(?<=o)h(?![aeiouy])"), ""),
+                 (re.compile(r"m(?=[bmp])"), "n"))
+
+
+def romaji_key(text: str) -> str:
+    """A normalised latin word with the spelling differences of romaji folded away, so that every
+    way of writing a long vowel or ん compares equal: kyouryuu = kyōryū = kyoryu = kyouryu,
+    shimbun = shinbun, kin'en = kinen, ohsaka = osaka. Non-latin text is returned as it is."""
+    if not _LATIN_WORD.match(text):
+        return text
+    out = text.translate(_LONG_VOWELS)
+    for pattern, repl in _ROMAJI_FOLDS:
+        out = pattern.sub(repl, out)
+    return out
+
+
+def _folded_forms(keyword: str, lang: str) -> frozenset[str]:
+    key = (lang, keyword)
+    if key not in _FOLDED:
+        _FOLDED[key] = frozenset(romaji_key(f.removeprefix(ROMAJI_MARK))
+                                 for f in forms(lang).get(keyword, ()) if f.startswith(ROMAJI_MARK))
+    return _FOLDED[key]
+
+
+def clue_names_keyword(text: str, keywords: list[str], lang: str) -> int | None:
+    """The number (1‥4) of the keyword that ``text`` names in any of its :func:`clue_forms`, or None.
+    Romaji forms are also compared by :func:`romaji_key` (Tōkyō = toukyou = tokyo; kin'en =
+    kinen); English words are not folded (hop is not hoop)."""
+    key = normalize(text)
+    folded = romaji_key(key)
+    for i, k in enumerate(keywords):
+        if key in clue_forms(k, lang) or folded in _folded_forms(k, lang):
+            return i + 1
+    return None
+
+
 def exact_guesses(guesses: list[str], keywords: list[str], lang: str) -> list[bool]:
     """For the tie-break (§end): which of a team's guesses, by keyword number, name the keyword
     of that number exactly (normalised, readings included; a blank guess never does).
     Returns one bool per number (``len(keywords)``, 4)."""
     return [bool(g) and normalize(g) in keyword_forms(k, lang) for g, k in zip(guesses, keywords)]
+
+
+def named_keywords(guesses: list[str], keywords: list[str], lang: str) -> list[bool]:
+    """For the tie-break (RULES.md "Decrypto"): which keywords the guesses name, in any slot (a
+    word named in the wrong slot still counts; normalised, readings included; a blank guess
+    names nothing). Returns one bool per keyword (``len(keywords)``, 4)."""
+    named = {normalize(g) for g in guesses if g and normalize(g)}
+    return [bool(named & keyword_forms(k, lang)) for k in keywords]
 
 
 def check_clue(clue: str, keywords: list[str], used: set[str], lang: str) -> str:
@@ -146,17 +234,20 @@ def check_clue(clue: str, keywords: list[str], used: set[str], lang: str) -> str
 
     Raises:
         RuleError: ``"dc_clue_empty"``, ``"dc_clue_too_long"`` (``max``),
-            ``"dc_clue_is_keyword"`` (``clue``: equals one of the keywords after
-            :func:`normalize`, or a kanji keyword's reading: 犬 written いぬ or イヌ is the
-            keyword itself), ``"dc_clue_used"`` (``clue``: the team gave it before).
+            ``"dc_clue_is_keyword"`` (``clue``, ``number``: the keyword's number 1‥4, never the
+            keyword; the clue equals one of the keywords after :func:`normalize`, a kanji keyword's
+            reading (犬 written いぬ or イヌ), its romaji (inu), its translation (dog, dogs) or another
+            spelling (玉子 for 卵): see :func:`clue_forms`), ``"dc_clue_used"`` (``clue``: the team
+            gave it before).
     """
     text = tidy(clue)
     if not normalize(text):
         raise RuleError("dc_clue_empty")
     if len(text) > CLUE_MAX:
         raise RuleError("dc_clue_too_long", max=CLUE_MAX)
-    if is_keyword(text, keywords, lang):
-        raise RuleError("dc_clue_is_keyword", clue=text)
+    number = clue_names_keyword(text, keywords, lang)
+    if number is not None:
+        raise RuleError("dc_clue_is_keyword", clue=text, number=number)
     if normalize(text) in used:
         raise RuleError("dc_clue_used", clue=text)
     return text

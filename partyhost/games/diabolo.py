@@ -49,10 +49,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, ClassVar
 
-from . import schema
-from .base import Game, Move, RuleError, plain
+from . import diabolo_coach, schema
+from .base import Game, Move, RuleError, msg, plain
 from .diabolo_words import (  # noqa: F401 - re-exported: the public face of the game's words
-    HANDICAP_CARDS, LANGS, MIN_CARDS, POSSIBLE_SCAN, POSSIBLE_WORDS, best_assignment, card_letters,
+    HANDICAP_CARDS, LANGS, MIN_CARDS, abbreviation, POSSIBLE_SCAN, POSSIBLE_WORDS, best_assignment, card_letters,
     deck_table, fold, is_known, is_letters, possible_words, shown_face,
 )
 from .diabolo_words import prepare as _prepare_words
@@ -302,12 +302,51 @@ class Diabolo(Game):
         :meth:`_deal` extends it. Changes nothing."""
         if number <= len(self.dealers):
             return self.dealers[number - 1]
-        return self.players[len(self.dealers) % len(self.players)]
+        return self._seat_after(self.dealers[-1]) if self.dealers else self.players[0]
+
+    def _seat_after(self, seat: str, order: list[str] | None = None) -> str:
+        """The player sitting after ``seat`` (to the left, §3) in ``order`` (default: the
+        players), skipping seats no longer playing; ``seat`` itself may have left, when ``order``
+        still holds it. A seat found nowhere: the first player."""
+        order = self.players if order is None else order
+        if seat not in order:
+            return self.players[0]
+        i = order.index(seat)
+        for k in range(1, len(order) + 1):
+            nxt = order[(i + k) % len(order)]
+            if nxt in self.players:
+                return nxt
+        return self.players[0]
+
+    def _replan_dealers(self, gone: str, seats_before: list[str]) -> None:
+        """After ``gone`` left (``seats_before``: the seating order with them): the round they were
+        dealing passes to the next seat, and the rounds still to come are planned anew for the
+        new player count (§4: each deals once with 4–6, twice with 2–3; the rounds already dealt
+        count), in seating order from the seat after this round's dealer. With victory tiles
+        the rotation simply goes on from that seat (§7)."""
+        if self.dealer == gone and self.phase in ("turning", "vote", "picking"):
+            self.dealer = self._seat_after(gone, seats_before)
+            self.dealers[self.round - 1] = self.dealer
+        done = self.dealers[: self.round]
+        nxt = self._seat_after(done[-1], seats_before) if done else self.players[0]
+        if self.victory_tiles:
+            self.dealers = done + [nxt]
+            return
+        per = 2 if len(self.players) <= 3 else 1
+        count = {p: sum(1 for d in done if d == p) for p in self.players}
+        future: list[str] = []
+        seat = nxt
+        while any(count[p] < per for p in self.players):
+            if count[seat] < per:
+                future.append(seat)
+                count[seat] += 1
+            seat = self._seat_after(seat)
+        self.dealers = done + future
 
     def _deal(self, number: int, now: float) -> None:
         """Collect every card, shuffle, and start round ``number`` with its dealer (§2, §3)."""
         while self.victory_tiles and len(self.dealers) < number:
-            self.dealers.append(self.players[len(self.dealers) % len(self.players)])
+            self.dealers.append(self._seat_after(self.dealers[-1]) if self.dealers else self.players[0])
         self.round = number
         self.dealer = self.dealers[number - 1]
         self.deck = [c["id"] for c in self.cards]
@@ -374,21 +413,20 @@ class Diabolo(Game):
 
     def _do_leave(self, seat: str, now: float) -> None:
         """Remove a (kicked) player: their cards this round stay out of play in their pile, they
-        leave the dealer rotation, a vote drops their ballot, a claim of theirs under vote is
+        leave the dealer rotation (a round they were dealing passes to the next seat, and the
+        rounds to come are planned anew for the new count, :meth:`_replan_dealers`), a vote drops
+        their ballot, a claim of theirs under vote is
         withdrawn and a pick owed by them is skipped. Not in the rulebook (RULES.md "General").
 
         Raises:
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"`` (fewer than 2
                 would remain).
         """
+        seats_before = list(self.players)
         self.players.remove(seat)
         self.handicap = [s for s in self.handicap if s != seat]
         self.passed = [s for s in self.passed if s != seat]
-        past = self.dealers[: self.round]
-        future = [d for d in self.dealers[self.round:] if d != seat]
-        self.dealers = past + future
-        if self.dealer == seat and self.phase in ("turning", "vote", "picking"):
-            self.dealer = self.players[0]
+        self._replan_dealers(seat, seats_before)
         if self.phase == "vote" and self.vote is not None:
             if self.claim and self.claim["seat"] == seat:
                 self.claim["status"] = "withdrawn"
@@ -411,7 +449,9 @@ class Diabolo(Game):
         time limit (deck-out countdown, vote, picks) starts afresh, so phones that are still
         reconnecting lose nothing."""
         now = float(now)
-        if self.phase == "turning" and self.auto_on:
+        if self.phase in ("turning", "vote", "picking") and self.auto_on:
+            # also during a vote or the picks: their end must not start the turning by itself
+            # (issue 13 point 16); the dealer starts it again
             self.auto_on = False
             self.next_turn_at = None
         if self.phase == "turning" and self.end_at is not None:
@@ -422,6 +462,19 @@ class Diabolo(Game):
             self.picking["deadline"] = now + PICK_SECONDS
         self.version += 1
 
+    def _presence(self, seat: str, present: bool, now: float) -> bool:
+        """The dealer's phone went away while the cards turn by themselves: the turning stops at
+        once, since nobody could pause it or change its tempo and the dealer would miss the
+        cards (issue 16; the others lose nothing: a stopped row waits). The dealer, back, or
+        the host (``auto``) starts it again. Other seats away change nothing: the row waits for
+        nobody in the rulebook either, and the host can stop the turning."""
+        if present or seat != self.dealer or self.phase != "turning" or not self.auto_on:
+            return False
+        self.auto_on = False
+        self.next_turn_at = None
+        self._event("auto", on=False, away=seat)
+        return True
+
     # --- players' moves (the pipeline has checked schema, game over, seat, stale round) -------
 
     def _do_claim(self, seat: str, action: dict, now: float) -> None:
@@ -429,6 +482,8 @@ class Diabolo(Game):
 
         Checks, in order (after the pipeline's ``"stale"`` round): ``"round_scored"`` (scored);
         ``"word_too_long"`` (``max``: more than ``MAX_WORD`` letters once folded);
+        ``"abbreviation"`` (``word``: on our curated list, with or without dots — refused
+        outright, never voted, §5 and RULES.md);
         ``"not_letters"`` (anything but letters: abbreviations with dots, digits, an empty word);
         ``"card_twice"``; ``"card_taken"`` (a card is already in a pile or held by the claim
         under vote: the race was lost, no penalty); ``"not_face_up"``; ``"word_vote_open"`` /
@@ -443,6 +498,9 @@ class Diabolo(Game):
         word = fold(action["word"], self.lang)
         if len(word) > MAX_WORD:
             raise RuleError("word_too_long", max=MAX_WORD)
+        short = abbreviation(action["word"], self.lang)
+        if short is not None:
+            raise RuleError("abbreviation", word=short)
         if not is_letters(word):
             raise RuleError("not_letters")
         ids = [c["id"] for c in action["cards"]]
@@ -552,9 +610,13 @@ class Diabolo(Game):
 
     def _host_overrule(self, action: dict, now: float) -> None:
         """The host decides the word under vote (RULES.md: the host can overrule). Raises
-        ``"no_word_vote"``, ``"vote_gone"`` (another vote's id), ``"vote_closed"``."""
+        ``"no_word_vote"``, ``"vote_gone"`` (another vote's id), ``"vote_closed"``,
+        ``"overrule_own_word"`` (the host's phone is the claimant's: nobody rules on their own
+        word; the table votes, or the TV overrules)."""
         if self.phase != "vote" or self.vote is None:
             raise RuleError("no_word_vote")
+        if self.host_by is not None and self.claim and self.host_by == self.claim["seat"]:
+            raise RuleError("overrule_own_word")
         self._change_vote(lambda vote: vote.overrule(action["outcome"], action["vote"]), now)
 
     def _host_auto(self, action: dict, now: float) -> None:
@@ -655,6 +717,8 @@ class Diabolo(Game):
         claim["status"] = "taken"
         self.vote = None
         self._event("claim_taken", seat=claim["seat"], word=claim["word"], count=len(claim["ids"]))
+        self._keep("word", len(claim["ids"]), seat=claim["seat"], word=claim["word"],
+                   count=len(claim["ids"]), round=self.round)
         self._resume(now, CLAIM_SHOW_SECONDS)
 
     def _change_vote(self, change: Callable[[TableVote], None], now: float) -> None:
@@ -733,10 +797,12 @@ class Diabolo(Game):
         if self.victory_tiles:
             adjusted = {s: counts[s] - (self.tile_handicap if self.tiles.get(s, 0) > 0 else 0) for s in self.players}
             top = max(adjusted.values())
-            # "the most cards collected" needs a result above nothing: a round nobody took a card
-            # in (or only a holder, whose cards count 10 less) gives no tile, else every player
-            # would tie for it and two empty rounds would make everyone a winner
-            tiles_to = [s for s in self.players if adjusted[s] == top] if top > 0 else []
+            # RULES.md "Diabolo": the highest adjusted result takes the tile (ties each), also when
+            # it is 0 or below after the holders' handicap; only a round in which nobody took a
+            # card gives none (else every player would tie for it and two empty rounds would
+            # make everyone a winner)
+            anyone_took = any(counts[s] > 0 for s in self.players)
+            tiles_to = [s for s in self.players if adjusted[s] == top] if anyone_took else []
             for s in tiles_to:
                 self.tiles[s] = self.tiles.get(s, 0) + 1
         self.results.append({"round": self.round, "dealer": self.dealer, "cards": counts, "tiles": tiles_to,
@@ -774,11 +840,37 @@ class Diabolo(Game):
         self.phase = "over"
         self._event("over", winners=list(self.winners))
 
+    def outcome(self) -> dict:
+        """Ranked by tiles when playing to two tiles (§7), else by total cards (§4); equal
+        standing shares a place. ``detail`` holds ``totals`` and ``tiles``."""
+        totals = self.totals()
+        key = (lambda s: self.tiles.get(s, 0)) if self.victory_tiles else (lambda s: totals[s])
+        levels = sorted({key(s) for s in self.players}, reverse=True)
+        return {"coop": False, "won": None,
+                "places": [[s for s in self.players if key(s) == v] for v in levels],
+                "detail": {"totals": totals, "tiles": {s: self.tiles.get(s, 0) for s in self.players}}}
+
+    def highlights(self) -> list[dict]:
+        """The biggest word taken (the most cards in one claim; the first wins a tie)."""
+        word = self.marks.get("word")
+        if word is None:
+            return []
+        return [msg("diabolo.hl.word", seat=word["seat"], word=word["word"], count=word["count"],
+                    round=word["round"])]
+
     def card_count(self) -> int:
         """Cards in deck + table + every pile (always the whole deck: conservation)."""
         return len(self.deck) + len(self.table) + sum(len(p) for p in self.piles.values())
 
     # --- the view ------------------------------------------------------------------------------
+
+    def guide(self, seat: str | None) -> dict:
+        """What ``seat`` can do now (see :mod:`partyhost.games.diabolo_coach`)."""
+        return diabolo_coach.guide(self, seat)
+
+    def coach_view(self, seat: str | None) -> dict:
+        """The first-round coach (see :mod:`partyhost.games.diabolo_coach`)."""
+        return diabolo_coach.coach_view(self, seat)
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know; ``None`` is the table. Everything is public except the order

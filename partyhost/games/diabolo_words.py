@@ -64,6 +64,27 @@ def deck_table(lang: str) -> tuple[dict, ...]:
     return tuple(cards)
 
 
+ABBREVIATIONS_FILE = Path(__file__).resolve().parent / "data" / "diabolo_abbreviations.json"
+
+
+@lru_cache(maxsize=None)
+def abbreviations(lang: str) -> frozenset[str]:
+    """The folded abbreviations of ``lang`` that a claim may never name (§5: no abbreviations;
+    RULES.md: refused outright, not voted): our own curated list, built by
+    ``tools/build_diabolo_abbreviations.py`` (its source is named there). Empty when the data file
+    has no list for ``lang``."""
+    data = json.loads(ABBREVIATIONS_FILE.read_text(encoding="utf-8"))
+    return frozenset(data.get(lang, ()))
+
+
+def abbreviation(word: str, lang: str) -> str | None:
+    """The folded abbreviation ``word`` is, written with or without dots (``"usw."``, ``"U.S.W."``,
+    ``"USW"``, ``"GmbH"``), or None when it is none."""
+    folded = fold(word, lang)
+    bare = "".join(ch for ch in folded if ch not in ". \u00a0")
+    return bare if bare in abbreviations(lang) else None
+
+
 def prepare(lang: str) -> None:
     """Load the deck, the word list and the solver's buckets of ``lang`` (server start).
 
@@ -71,6 +92,7 @@ def prepare(lang: str) -> None:
         KeyError / OSError / ValueError: the deck or the word list cannot be read.
     """
     deck_table(lang)
+    abbreviations(lang)
     _lexicon().load(lang)
     _words_by_length(lang)
 
@@ -98,9 +120,10 @@ def is_letters(folded: str) -> bool:
 
 
 def is_known(folded: str, lang: str) -> bool:
-    """True when the word list of ``lang`` holds the folded word (an unknown word goes to the
-    table's vote, RULES.md "Diabolo")."""
-    return bool(_lexicon().is_known(folded, lang))
+    """True when the word list of ``lang`` holds the folded word or, in German, the word is a
+    compound of its words (ZAHNBUERSTE, HAUSTUEREN: :func:`partyhost.lexicon.latin.compound_parts`,
+    issue 14). An unknown word goes to the table's vote (RULES.md "Diabolo")."""
+    return bool(_lexicon().is_word(folded, lang))
 
 
 def shown_face(card: dict) -> str:

@@ -31,8 +31,8 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from . import schema
-from .base import Game, Move, RuleError, plain
+from . import schema, the_mind_coach
+from .base import Game, Move, RuleError, msg, plain
 
 # --- rules as data ---------------------------------------------------------------------------
 
@@ -61,6 +61,12 @@ MAX_SHURIKEN = 3
 #: Seconds a shuriken proposal stays open before it lapses (our own choice for phones; the
 #: rulebook has the table agree out loud).
 SHURIKEN_VOTE_SECONDS = 30.0
+
+#: Seconds a player holding cards may be away (a phone's socket closed) before play stops to
+#: wait for them (our own rule for phones, issue 16: an absent player is never played over; the
+#: rulebook's table has nobody drop out). A phone that reconnects
+#: or reloads (about 1.5 s on a party's Wi-Fi, issue 16) does so unnoticed by the table.
+AWAY_GRACE = 2.0
 
 PHASES = ("ready", "playing", "won", "lost")
 
@@ -116,8 +122,14 @@ class TheMind(Game):
     FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "levels", "level", "phase", "lives", "shuriken", "hands", "stock", "ready",
         "log", "proposal", "next_proposal_id", "last_event", "event_n", "chart", "version",
-        "elapsed", "play_start",
+        "elapsed", "play_start", "away", "waiting",
     )
+    STATE_VERSION: ClassVar[int] = 2
+    HOST_MOVES: ClassVar[dict[str, Move]] = {
+        "continue_without": Move(_action_schema(
+            "continue_without", level=_LEVEL, seat={"type": "string", "maxLength": 20}
+        ), "_host_continue_without", stale=True),
+    }
 
     def _reset(self) -> None:
         self.players: list[str] = []
@@ -140,6 +152,8 @@ class TheMind(Game):
         self.version = 0
         self.elapsed = 0.0  # playing seconds of this level before the current stretch of play
         self.play_start: float | None = None  # game-clock time the current stretch began
+        self.away: dict[str, float] = {}  # seat -> game-clock time its phone went away
+        self.waiting: list[str] = []  # seats play stopped for; it resumes when they are back
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -182,11 +196,22 @@ class TheMind(Game):
         return self.phase in ("won", "lost")
 
     def tick(self, now: float) -> None:
-        """Let an open shuriken proposal lapse once ``now`` (game-clock seconds) reaches its
-        deadline (our own rule for phones: a vote cannot hold the table forever).
+        """Fire what the clock drives at ``now`` (game-clock seconds): a player holding cards
+        who has been away for :data:`AWAY_GRACE` stops play (everyone readies again, as after a
+        stop) and the table waits for them; an open shuriken proposal lapses at its deadline
+        (our own rule for phones: a vote cannot hold the table forever).
 
         Does nothing (and does not bump ``version``) when nothing is due.
         """
+        due = [s for s in self._away_pending() if now >= self.away[s] + AWAY_GRACE]
+        if due:
+            self.waiting += [s for s in due if s not in self.waiting]
+            if self.phase == "playing":
+                self._pause(now)
+            for s in due:
+                self.ready[s] = False
+            self._event("waiting", seats=list(self.waiting))
+            self.version += 1
         if self.proposal is not None and now >= self.proposal["deadline"]:
             lapsed = self.proposal["id"]
             self.proposal = None
@@ -195,8 +220,83 @@ class TheMind(Game):
             self.version += 1
 
     def next_deadline(self) -> float | None:
-        """Game-clock seconds at which the open shuriken proposal lapses, or None."""
-        return None if self.proposal is None else self.proposal["deadline"]
+        """Game-clock seconds at which an away player's grace ends or the open shuriken proposal
+        lapses, whichever is first; None when neither is pending."""
+        times = [self.away[s] + AWAY_GRACE for s in self._away_pending()]
+        if self.proposal is not None:
+            times.append(self.proposal["deadline"])
+        return min(times) if times else None
+
+    def _away_pending(self) -> list[str]:
+        """Away seats the table does not wait for yet although it must: they hold cards, the
+        level is on (ready or playing) and play is not already stopped for them."""
+        if self.phase not in ("ready", "playing"):
+            return []
+        return [s for s in self.players if s in self.away and s not in self.waiting and self.hands.get(s)]
+
+    def _presence(self, seat: str, present: bool, now: float) -> bool:
+        """A player's phone went away or came back (see :meth:`Game.presence`; our own rule
+        for phones, issue 16). Away: remembered; after :data:`AWAY_GRACE` :meth:`tick` stops play for them
+        if they hold cards. Back: no longer waited for; when nobody is waited for any more the
+        event ``"back"`` tells the table, every ready flag is cleared (as after a stop) and play
+        resumes once everyone is ready again."""
+        if not present:
+            if seat in self.away:
+                return False
+            self.away[seat] = now
+            return True
+        if seat not in self.away:
+            return False
+        del self.away[seat]
+        if seat in self.waiting:
+            self.waiting.remove(seat)
+            if not self.waiting and self.phase == "ready":
+                # as after a stop: everyone lays the hand down again, the returner included
+                self.ready = {s: False for s in self.players}
+            self._event("back", seat=seat, waiting=list(self.waiting))
+        return True
+
+    def _host_continue_without(self, action: dict, now: float) -> None:
+        """The host goes on without an away player: their hand is set aside face up (chart
+        reason ``"away"``), no life is lost, and they keep their seat (they are dealt in again at
+        the next level). Play starts if everyone else is ready; the level is complete if no
+        hand holds cards any more. Ours (issue 16), as a kick's face-up discard without the kick.
+
+        Raises ``"not_a_player"`` (not playing), ``"not_away"`` (the phone is connected).
+        """
+        seat = action["seat"]
+        if seat not in self.players:
+            raise RuleError("not_a_player")
+        if seat not in self.away:
+            raise RuleError("not_away")
+        t = self._play_time(now)
+        cards = self.hands[seat]
+        self.hands[seat] = []
+        for card in cards:
+            self.log.append({"card": card, "seat": seat, "t": t, "kind": "discard", "reason": "away"})
+        if seat in self.waiting:
+            self.waiting.remove(seat)
+        cause = {"kind": "continued_without", "seat": seat,
+                 "discarded": [{"card": c, "seat": seat} for c in cards]}
+        if self._all_empty():
+            self._complete_level(now, cause)
+        elif self.phase == "ready" and self._all_ready():
+            self._start_playing(now)
+            self.last_event["cause"] = cause
+        else:
+            self._event(**cause)
+
+    def _all_ready(self) -> bool:
+        """Every player is ready; an away player with no cards left is not waited for."""
+        return all(self.ready.get(s) or (s in self.away and not self.hands.get(s)) for s in self.players)
+
+    @classmethod
+    def migrate(cls, data: dict, version: int) -> dict:
+        """Version 1 snapshots knew nobody away: ``away`` and ``waiting`` start empty."""
+        if version < 2:
+            data.setdefault("away", {})
+            data.setdefault("waiting", [])
+        return data
 
     def _do_leave(self, seat: str, now: float) -> None:
         """Remove a (kicked) player mid-game; no life is lost.
@@ -217,11 +317,14 @@ class TheMind(Game):
             self.log.append({"card": card, "seat": seat, "t": t, "kind": "discard", "reason": "left"})
         self.players.remove(seat)
         self.ready.pop(seat, None)
+        self.away.pop(seat, None)
+        if seat in self.waiting:
+            self.waiting.remove(seat)
         self.proposal = None
         cause = {"kind": "left", "seat": seat, "discarded": [{"card": c, "seat": seat} for c in cards]}
         if self._all_empty():
             self._complete_level(now, cause)
-        elif self.phase == "ready" and all(self.ready.values()):
+        elif self.phase == "ready" and self._all_ready():
             self._start_playing(now)
             self.last_event["cause"] = cause
         else:
@@ -246,25 +349,34 @@ class TheMind(Game):
         if self.phase != "ready":
             raise RuleError("already_playing")
         self.ready[seat] = bool(action["ready"])
-        if all(self.ready[s] for s in self.players):
+        if self._all_ready():
             self._start_playing(now)
 
     def _do_stop(self, seat: str, action: dict, now: float) -> None:
         """Pause play; everyone readies again (seeds/003_… §3).
 
-        Raises ``"not_playing"``.
+        Raises ``"not_playing"`` (before the level's first start) or ``"stopped"`` (play stopped).
         """
         if self.phase != "playing":
-            raise RuleError("not_playing")
+            self._refuse_not_playing()
         self._pause(now)
         self._event("stop", by=seat)
+
+    def _refuse_not_playing(self) -> None:
+        """Why a play or a stop is refused while the table is not playing: ``"not_playing"``
+        before the level's first start (everyone has not readied yet), ``"stopped"`` once the level
+        has been played and stopped (a ストップ, a mistake or a shuriken: the table refocuses and
+        play resumes when everyone is ready again; seeds/003_… §3)."""
+        if self.log or self.elapsed > 0:
+            raise RuleError("stopped")
+        raise RuleError("not_playing")
 
     def _do_play(self, seat: str, action: dict, now: float) -> None:
         """Play the seat's lowest card (seeds/003_… §3, §4; RULES.md "The Mind").
 
         Checks, in this order (after the pipeline's ``"stale"`` level check): ``"card_gone"`` (params ``card``: not in the
         seat's hand, e.g. discarded by a mistake or shuriken meanwhile, or a doubled tap);
-        ``"not_playing"``; ``"shuriken_vote_open"``; ``"not_lowest"`` (params ``card``).
+        ``"not_playing"`` / ``"stopped"`` (see :meth:`_refuse_not_playing`); ``"shuriken_vote_open"``; ``"not_lowest"`` (params ``card``).
 
         If any hand holds a lower card, exactly one life is lost and every lower card in every
         hand is discarded face up (reason ``"mistake"``, same ``t``); at zero lives the game is
@@ -275,15 +387,20 @@ class TheMind(Game):
         if card not in hand:
             raise RuleError("card_gone", card=card)
         if self.phase != "playing":
-            raise RuleError("not_playing")
+            self._refuse_not_playing()
         if self.proposal is not None:
             raise RuleError("shuriken_vote_open")
         if card != hand[0]:
             raise RuleError("not_lowest", card=card)
         t = self._play_time(now)
         hand.pop(0)
+        before = next((e for e in reversed(self.log) if e["kind"] == "play"), None)
         self.log.append({"card": card, "seat": seat, "t": t, "kind": "play", "reason": None})
         lower = sorted((c, s) for s in self.players for c in self.hands[s] if c < card)
+        if not lower and before is not None and before["seat"] != seat:
+            ms = max(0, round((t - before["t"]) * 1000))  # the night's record: the tightest gap
+            self._keep("gap", -ms, ms=ms, card=before["card"], next=card, seat=before["seat"],
+                       next_seat=seat, level=self.level)
         if not lower:
             if self._all_empty():
                 self._complete_level(now, {"kind": "play", "card": card, "by": seat, "t": t})
@@ -421,6 +538,7 @@ class TheMind(Game):
         self.play_start = None
         self.phase = "ready"
         self.ready = {s: False for s in self.players}
+        self.waiting = []  # an away player dealt in again is waited for anew (see tick)
 
     def _end_level(self, now: float, outcome: str, reward: str | None, capped: bool) -> None:
         if self.phase == "playing" and self.play_start is not None:
@@ -456,6 +574,25 @@ class TheMind(Game):
             self._deal(done + 1)
             self._event("level_complete", level=done, reward=reward, capped=capped, cause=cause)
 
+    # --- the night's record ----------------------------------------------------------------
+
+    def outcome(self) -> dict:
+        """Cooperative: everyone wins or loses together; ``detail`` has the level reached and
+        the levels of this game (see :meth:`.base.Game.outcome`)."""
+        return {"coop": True, "won": self.phase == "won", "places": [list(self.players)],
+                "detail": {"level": self.level, "levels": self.levels}}
+
+    def highlights(self) -> list[dict]:
+        """The highest level reached (cleared or where the lives ran out), and the tightest
+        gap of the game between two cards played one after the other (in order) by two
+        players in one level (kept as they were played, every card seen face up)."""
+        out = [msg("the_mind.hl.level_won" if self.phase == "won" else "the_mind.hl.level_lost",
+                   level=self.level, levels=self.levels)]
+        gap = self.marks.get("gap")
+        if gap is not None:
+            out.append(msg("the_mind.hl.gap", **{k: v for k, v in gap.items() if k != "score"}))
+        return out
+
     # --- views and snapshots -----------------------------------------------------------------
 
     def view(self, seat: str | None) -> dict:
@@ -465,6 +602,7 @@ class TheMind(Game):
         "players": [{"seat", "cards": count, "ready"}] (seating order),
         "pile": [{"card", "seat", "t"}], "discards": [{"card", "seat", "t", "reason"}]
         (this level), "proposal": None | {"id", "by", "agreed": [seats], "deadline"},
+        "away": [seats whose phone is away], "waiting": [seats play is stopped for],
         "last_event": None | {"n", "kind", ...}, "chart": None | {"level", "outcome", "reward",
         "capped", "cards": [...]}, "revealed": None | [{"seat", "cards"}] (only once the game
         is lost: the hands turned over), "version"}``. A seat (player or spectator) also gets
@@ -489,6 +627,8 @@ class TheMind(Game):
                 if e["kind"] == "discard"
             ],
             "proposal": plain(self.proposal),
+            "away": [s for s in self.players if s in self.away],
+            "waiting": list(self.waiting),
             "last_event": plain(self.last_event),
             "chart": plain(self.chart),
             # A lost game shows what was still in the hands, as a table would turn them over.
@@ -502,6 +642,14 @@ class TheMind(Game):
             out["hand"] = list(self.hands.get(seat, [])) if seat in self.players else []
             out["me"] = seat
         return out
+
+    def guide(self, seat: str | None) -> dict:
+        """What ``seat`` can do now (see :mod:`partyhost.games.the_mind_coach`)."""
+        return the_mind_coach.guide(self, seat)
+
+    def coach_view(self, seat: str | None) -> dict:
+        """The first-level coach (see :mod:`partyhost.games.the_mind_coach`)."""
+        return the_mind_coach.coach_view(self, seat)
 
     # --- for the conformance suite and bots -------------------------------------------------
 

@@ -68,8 +68,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import ClassVar
 
-from . import schema, top_ten_views
-from .base import Game, Move, RuleError
+from . import schema, top_ten_coach, top_ten_views
+from .base import Game, Move, RuleError, msg
 from .top_ten_themes import THEME_LANGS, THEMES_PER_CARD, card_themes, load_deck
 
 __all__ = [
@@ -362,8 +362,11 @@ class TopTen(Game):
         """Remove a (kicked) player mid-game; no token changes. Not in the rulebook (RULES.md
         "General"): their number leaves face down, unrevealed; a captain who leaves passes the
         captaincy to the next seat (who keeps any number they hold); the round goes on, and ends
-        if everyone left is revealed. A game of 9 continuing with 8 keeps its 8 tokens; from the
-        next round the captain answers again.
+        if everyone left is revealed. A game of 9 continuing with 8 keeps its 8 tokens and follows
+        the book's rule for 8 (§setup: the captain holds a number): still choosing, the captain
+        will be dealt one; while answering, the captain takes one of the face-down numbers now
+        and answers (the others' answers stand, nobody is blocked); while ordering, from the next
+        round.
 
         Raises:
             RuleError: ``"game_over"``, ``"not_a_player"``, ``"cannot_continue"`` (fewer than 4
@@ -387,6 +390,15 @@ class TopTen(Game):
             self.answer_order.remove(seat)
         if self.pending == seat:
             self.pending = None
+        if len(self.players) <= CAPTAIN_ANSWERS_UP_TO and self.captain not in self.answerers:
+            # 9 → 8 players: the captain plays a number again, as the book gives for 4–8 (§setup)
+            if self.phase == "choose":
+                self.answerers = self._answerers()
+            elif self.phase == "answer" and self.undealt:
+                number = self._rng.choice(self.undealt)
+                self.undealt.remove(number)
+                self.numbers[self.captain] = number
+                self.answerers = [s for s in self.players if s in self.answerers or s == self.captain]
         self._event("left", seat=seat, captain=self.captain)
         if not was_captain_choosing:
             if self.phase == "answer" and all(s in self.answers for s in self.answerers):
@@ -428,7 +440,8 @@ class TopTen(Game):
         ``"round_over"``); a first answer only while answering.
 
         Raises ``"tt_no_number"`` (the 9-player captain), ``"tt_answer_too_long"`` (``max``),
-        ``"tt_not_answering"``, ``"tt_already_answered"``, ``"tt_captain_first"``.
+        ``"tt_not_answering"``, ``"tt_already_answered"``, ``"tt_captain_first"`` (a captain with
+        a number has not answered and nobody has yet).
         """
         if seat not in self.answerers:
             raise RuleError("tt_no_number")
@@ -442,7 +455,10 @@ class TopTen(Game):
             return
         if self.phase != "answer":
             raise RuleError("tt_not_answering")
-        if self.captain in self.answerers and seat != self.captain and self.captain not in self.answers:
+        if (self.captain in self.answerers and seat != self.captain and self.captain not in self.answers
+                and not self.answer_order):
+            # §reveal: 親から発表 — the captain's answer opens the round; once answers are given (a
+            # captain replaced after answering, or one dealt a number mid-round) the rest go on
             raise RuleError("tt_captain_first")
         self.answers[seat] = text
         self.answer_order.append(seat)
@@ -520,6 +536,11 @@ class TopTen(Game):
         self.reveals.append({"seat": target, "number": number, "mistake": mistake})
         if mistake:
             self.unicorns -= 1
+            before = self.reveals[-2]
+            self._keep("miss", before["number"] - number, round=self.round,
+                       theme=(self.theme or {}).get("title", ""), seat=target, number=number,
+                       answer=self.answers.get(target, ""), before_seat=before["seat"],
+                       before_number=before["number"], before_answer=self.answers.get(before["seat"], ""))
         self._event("reveal", seat=target, number=number, mistake=mistake)
         if self.unicorns <= 0:
             self.unicorns = 0
@@ -529,6 +550,30 @@ class TopTen(Game):
             self._event("lost", seat=target, number=number)
         elif self._all_revealed():
             self._finish_round()
+
+    def outcome(self) -> dict:
+        """Cooperative: the table wins unless the unicorns ran out (rating ``"lost"``);
+        ``detail`` has the rating, rounds played and unicorns left."""
+        return {"coop": True, "won": self.rating != "lost", "places": [list(self.players)],
+                "detail": {"rating": self.rating, "rounds": len(self.history), "unicorns": self.unicorns}}
+
+    def highlights(self) -> list[dict]:
+        """A perfect round (every number revealed in order; the first such round), and the
+        widest miss: the biggest drop between two numbers revealed one after the other, with
+        both players' answers (revealed on the TV with their numbers)."""
+        out = []
+        perfect = [h for h in self.history if h["mistakes"] == 0 and h["reveals"]]
+        if perfect:
+            h = perfect[0]
+            out.append(msg("top_ten.hl.perfect", round=h["round"], count=len(h["reveals"]),
+                           theme=(h["theme"] or {}).get("title", "")))
+        miss = self.marks.get("miss")
+        if miss is not None:
+            out.append(msg("top_ten.hl.miss", gap=miss["score"], theme=miss["theme"], round=miss["round"],
+                           seat=miss["seat"], number=miss["number"], answer=miss["answer"] or "—",
+                           before_seat=miss["before_seat"], before_number=miss["before_number"],
+                           before_answer=miss["before_answer"] or "—"))
+        return out
 
     def _do_next_round(self, seat: str, action: dict, now: float) -> None:
         """The next round's captain draws the next card (§next round).
@@ -625,6 +670,14 @@ class TopTen(Game):
         self._begin_round(self.round + 1)
 
     # --- views (what each seat may know: see top_ten_views) ------------------------------------
+
+    def guide(self, seat: str | None) -> dict:
+        """What ``seat`` can do now (see :mod:`partyhost.games.top_ten_coach`)."""
+        return top_ten_coach.guide(self, seat)
+
+    def coach_view(self, seat: str | None) -> dict:
+        """The first-round coach (see :mod:`partyhost.games.top_ten_coach`)."""
+        return top_ten_coach.coach_view(self, seat)
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators).

@@ -12,6 +12,12 @@ and the host's overrule to it, asks :meth:`TableVote.decided` after each change 
 Outcome: ``"reject"`` when more ballots reject than accept, otherwise ``"accept"`` (a tie, or
 nobody voting, lets the word stand). The vote closes as soon as the outcome can no longer change,
 when every voter has voted, at the deadline, or when the host overrules.
+
+Nobody decides alone (RULES.md "Word Basket", Words): a game may name the ``judged`` seat (the
+player whose word it is, who then votes too: their own "reject" withdraws the word at once) and
+the ``opener`` (the challenger, whose "reject" is cast with the challenge): a "reject" outcome
+then needs a rejecting ballot from someone other than the opener. So in a 2-player game a
+challenged word stands unless its player withdraws it or the host rules.
 """
 
 from __future__ import annotations
@@ -39,13 +45,17 @@ class TableVote:
             overrule names the vote it is for, so a late ballot for a closed vote can never
             decide the next one (a tap sent just before the vote closed arrives after the next
             one opened).
+        judged: the seat whose move is judged, when it votes too (its "reject" is a withdrawal
+            and closes the vote at once); None when it does not vote.
+        opener: the seat that opened the vote (a challenger): its "reject" never settles the vote
+            by itself; None when the vote has no opener.
 
     Raises:
         ValueError: ``seconds`` is not positive.
     """
 
     def __init__(self, subject: dict, voters: list[str], now: float, seconds: float = VOTE_SECONDS,
-                 vote_id: int = 0) -> None:
+                 vote_id: int = 0, judged: str | None = None, opener: str | None = None) -> None:
         if seconds <= 0:
             raise ValueError("seconds must be positive")
         self.id = int(vote_id)
@@ -56,6 +66,8 @@ class TableVote:
         self.ballots: dict[str, str] = {}
         self.overruled: str | None = None
         self.expired = False
+        self.judged = judged
+        self.opener = opener
 
     # ----- moves --------------------------------------------------------------------------------
     def check_id(self, vote_id: int | None) -> None:
@@ -121,13 +133,16 @@ class TableVote:
         """``"accept"`` / ``"reject"`` once the vote is closed, else None."""
         if self.overruled is not None:
             return self.overruled
+        if self.judged is not None and self.ballots.get(self.judged) == "reject":
+            return "reject"  # the player withdraws their own word
         c = self.count()
-        if c["reject"] > c["accept"] + c["waiting"]:
+        seconded = any(b == "reject" and s != self.opener for s, b in self.ballots.items())
+        if c["reject"] > c["accept"] + c["waiting"] and seconded:
             return "reject"  # a majority already rejects whatever the rest vote
         if c["accept"] >= c["reject"] + c["waiting"]:
             return "accept"  # rejects can at best tie, and a tie stands
         if self.expired:
-            return "reject" if c["reject"] > c["accept"] else "accept"
+            return "reject" if c["reject"] > c["accept"] and seconded else "accept"
         return None
 
     def deadline(self) -> float | None:
@@ -146,13 +161,19 @@ class TableVote:
             "closes": self.closes,
             "decided": self.decided,
             "overruled": self.overruled is not None,
+            **self._roles(),
         }
 
     def to_dict(self) -> dict:
         """Full snapshot for the owning game's ``to_dict``."""
         return {"id": self.id, "subject": dict(self.subject), "voters": list(self.voters), "opened": self.opened,
                 "closes": self.closes, "ballots": dict(self.ballots), "overruled": self.overruled,
-                "expired": self.expired}
+                "expired": self.expired, **self._roles()}
+
+    def _roles(self) -> dict:
+        """``judged`` / ``opener`` when the owning game named them (absent otherwise, so a vote
+        without them keeps its earlier shape)."""
+        return {k: v for k, v in (("judged", self.judged), ("opener", self.opener)) if v is not None}
 
     @classmethod
     def from_dict(cls, data: dict) -> "TableVote":
@@ -162,4 +183,6 @@ class TableVote:
         vote.ballots = dict(data["ballots"])
         vote.overruled = data["overruled"]
         vote.expired = bool(data.get("expired"))
+        vote.judged = data.get("judged")
+        vote.opener = data.get("opener")
         return vote

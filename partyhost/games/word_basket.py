@@ -48,8 +48,12 @@ How phones stand in for the table (our own choices, all documented in ``docs/wor
   the word, so the phone hears about its own mistake first).
 * **Words.** Mode ``"vote"`` (default): a dictionary word stands; an unknown word enters marked
   "?" and any other player may challenge it until the next card enters (or the field changes);
-  a challenge opens a :class:`~.vote.TableVote` of every player but the word's, with the
-  challenger's ballot cast as "reject"; play stops until it closes; the host can overrule.
+  a challenge opens a :class:`~.vote.TableVote` of the whole table, the word's player included
+  (seed: 全員で常識的に話し合って決めます), with the challenger's ballot cast as "reject". Nobody
+  decides alone: the challenger's ballot never rejects by itself, the word's player's own
+  "reject" withdraws the word; so with 2 players a disputed word stands unless its player
+  withdraws it or the host rules. A challenge never closes its vote at once (the owner has not
+  voted), so every phone shows the vote and the host can overrule while it is open.
   Rejected: the card goes back to its player with one penalty card and the field goes back.
   Mode ``"strict"``: unknown words are refused. Mode ``"free"``: no dictionary, every word enters
   unmarked but any other player may challenge it in the same way.
@@ -57,9 +61,10 @@ How phones stand in for the table (our own choices, all documented in ``docs/wor
   kana, ``reading``: the kana reading the player confirmed. It counts only when it is one of
   :func:`.word_basket_words.readings` ``(word)``. The ``lookup`` action asks the server for those
   readings first (the answer sits in the asking phone's view only).
-* **リーチ.** A player left with one card declares it (the ``reach`` action, or ``"reach": true``
-  on the play that leaves one card). Any other player may point out a missing リーチ
-  (``point_out``): one penalty card. A player who plays their last card without リーチ — or whose
+* **リーチ.** A player left with one card declares it (the ``reach`` action: one tap right after
+  the play; or ``"reach": true`` on the play that leaves one card). After :data:`REACH_GRACE`
+  from that play, any other player may point out a missing リーチ (``point_out``): one penalty
+  card. A player who plays their last card without リーチ — or whose
   last word may still be challenged — wins only once ``reach_window`` seconds pass with no
   point-out and no rejected challenge; plays and resets wait meanwhile (``wb_win_pending``). A
   vote on that last word stops the window (no point-out during a vote): when the word stands and
@@ -94,10 +99,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..lexicon import japanese, kana
-from . import schema
+from . import schema, word_basket_coach
 from . import word_basket_solver as solver
 from . import word_basket_words as words
-from .base import Game, Move, RuleError, plain
+from .base import Game, Move, RuleError, msg, plain
 from .vote import BALLOTS, TableVote
 from .word_basket_words import (  # noqa: F401 - the cards and limits are part of this module's API
     CARDS, DECK_SIZE, HANDICAPS, KANA_CARDS, LOOKUP_MAX, NUMBER_CARDS, ROW_CARDS, card_label, is_number,
@@ -109,6 +114,12 @@ HAND_SIZE = 5
 WORD_MODES = ("vote", "strict", "free")
 #: Two plays for the same field this close (game-clock seconds) are a near-race the TV shows.
 RACE_WINDOW = 0.150
+#: After a play leaves a player one card, the others may point out a missing リーチ only once this
+#: many game-clock seconds have passed: the time to say it (one tap on the phone; RULES.md "Reach").
+REACH_GRACE = 2.0
+#: Default of the ``reach_window`` option: how long after a last card played without リーチ (or
+#: with a word that may still be challenged) the others may still point it out or challenge.
+REACH_WINDOW = 10
 #: How many recent words the views carry.
 CHAIN_SHOWN = 12
 #: How many recent events the views carry.
@@ -190,7 +201,7 @@ class WordBasket(Game):
             "maxProperties": 64,
             "default": {},
         },
-        reach_window={"type": "number", "minimum": 1, "maximum": 30, "default": 5},
+        reach_window={"type": "number", "minimum": 1, "maximum": 30, "default": REACH_WINDOW},
         vote_seconds={"type": "number", "minimum": 5, "maximum": 120, "default": 20},
     )
     MOVES: ClassVar[dict[str, Move]] = {
@@ -207,10 +218,10 @@ class WordBasket(Game):
         "overrule": Move(_schema("overrule", {"vote": _VOTE_ID, "outcome": {"enum": list(BALLOTS)}}),
                          "_do_overrule"),
     }
-    STATE_VERSION: ClassVar[int] = 1
+    STATE_VERSION: ClassVar[int] = 2
     FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "mode", "reach_window", "vote_seconds", "handicaps", "hands", "deck", "basket",
-        "field", "chain", "last_word", "reach", "vote", "vote_id", "vote_info", "pending_win",
+        "field", "chain", "last_word", "reach", "one_card_at", "vote", "vote_id", "vote_info", "pending_win",
         "last_play", "race", "race_n", "events", "event_n", "lookups", "lookup_n", "reshuffles",
         "phase", "winner", "version",
     )  # fmt: skip
@@ -225,7 +236,7 @@ class WordBasket(Game):
         super().__init__()
         self._rng: random.Random | None = None
         self.mode = "vote"
-        self.reach_window = 5.0
+        self.reach_window = float(REACH_WINDOW)
         self.vote_seconds = 20.0
         self.handicaps: dict[str, str] = {}
         self.hands: dict[str, list[int]] = {}
@@ -240,6 +251,8 @@ class WordBasket(Game):
         self.chain: list[dict] = []
         self.last_word: dict[str, str] = {}
         self.reach: dict[str, bool] = {}
+        # seat → game-clock time the play that left them one card was made (the リーチ grace)
+        self.one_card_at: dict[str, float] = {}
         self.vote: TableVote | None = None
         self.vote_id = 0
         self.vote_info: dict | None = None  # {"id", "chain": n, "seat", "by"}
@@ -285,7 +298,7 @@ class WordBasket(Game):
         self._rng = rng
         self.players = players
         self.mode = options.get("word_mode", "vote")
-        self.reach_window = float(options.get("reach_window", 5))
+        self.reach_window = float(options.get("reach_window", REACH_WINDOW))
         self.vote_seconds = float(options.get("vote_seconds", 20))
         given = options.get("handicaps", {}) or {}
         self.handicaps = {s: given.get(s, "normal") for s in players}
@@ -377,6 +390,19 @@ class WordBasket(Game):
                 self.vote.drop_voter(seat)
             self._settle_vote(float(now))
 
+    def _presence(self, seat: str, present: bool, now: float) -> bool:
+        """An away voter does not hold the table up (issue 16; ours): while their phone is gone
+        their missing ballot stops counting in the open vote (a ballot already cast stays), so
+        the vote closes as soon as the present voters decide it instead of at its deadline. They
+        vote again from the next vote on. Nothing else waits: an away player only falls behind in
+        the race, and their pending win still lapses or stands by its own timer."""
+        vote = self.vote
+        if present or vote is None or seat not in vote.voters or seat in vote.ballots:
+            return False
+        vote.drop_voter(seat)
+        self._settle_vote(now)
+        return True
+
     # --- judging a seat's word (the rules of one word are in word_basket_words) ---------------
 
     #: Known readings of a typed word (kept here for callers of the class).
@@ -394,12 +420,22 @@ class WordBasket(Game):
         last = len(self.hands[seat]) == 1
         return (low_last if last else low), last
 
-    def fit_error(self, seat: str, card_id: int, r: kana.Reading, field: dict) -> RuleError | None:
+    def previous_surface(self, seat: str) -> str | None:
+        """How ``seat``'s previous word was written: the latest word of theirs in the chain that
+        was not rejected (the one ``last_word`` holds the reading of), or None."""
+        for record in reversed(self.chain):
+            if record["seat"] == seat and record["status"] != "rejected":
+                return record["word"] if record["reading"] == self.last_word.get(seat) else None
+        return None
+
+    def fit_error(self, seat: str, card_id: int, r: kana.Reading, field: dict,
+                  surface: str | None = None) -> RuleError | None:
         """Why playing ``card_id`` with reading ``r`` on ``field`` is illegal for ``seat`` now (its
         handicap, whether it is its last card, its previous word), or None when it fits. Rules and
         codes: :func:`.word_basket_words.fit_error`."""
         shortest, last = self.shortest(seat)
-        return words.fit_error(card_id, r, field, shortest, last, self.last_word.get(seat))
+        return words.fit_error(card_id, r, field, shortest, last, self.last_word.get(seat),
+                               self.previous_surface(seat), surface)
 
     # --- moves (handlers of MOVES / HOST_MOVES: the pipeline has checked shape, game over, seat) --
 
@@ -430,7 +466,7 @@ class WordBasket(Game):
                 raise RuleError("wb_stale_field", field=action["field"], current=self.field["serial"])
             return
         self._check_playing()
-        problem = self.fit_error(seat, card, r, self.field)
+        problem = self.fit_error(seat, card, r, self.field, surface)
         if problem is not None:
             raise problem
         known = self.mode == "free" or words.is_known(r.kana)
@@ -456,6 +492,7 @@ class WordBasket(Game):
         self.chain[-1]["field"] = self.field["serial"]
         if len(hand) == 1:
             self.reach[seat] = bool(action.get("reach", False))
+            self.one_card_at[seat] = now
         elif len(hand) > 1:
             self.reach[seat] = False
         self._event("play", seat=seat, word=surface, reading=r.kana, card=CARDS[card], unknown=unknown)
@@ -476,7 +513,7 @@ class WordBasket(Game):
         lp = self.last_play
         if lp is None or named != lp["from"] or seat == lp["seat"] or now - lp["at"] > RACE_WINDOW:
             return False
-        if self.fit_error(seat, card, r, lp["field"]) is not None:
+        if self.fit_error(seat, card, r, lp["field"], surface) is not None:
             return False
         if self.mode == "strict" and not words.is_known(r.kana):
             return False
@@ -486,6 +523,8 @@ class WordBasket(Game):
             "loser": seat, "loser_word": surface, "margin_ms": max(0, round((now - lp["at"]) * 1000)),
         }
         self._event("race", **{k: v for k, v in self.race.items() if k != "n"})
+        self._keep("race", -self.race["margin_ms"], ms=self.race["margin_ms"], winner_seat=lp["seat"],
+                   word=lp["word"], loser_seat=seat, loser_word=surface)
         return True
 
     def _do_reset(self, seat: str, action: dict, now: float) -> None:
@@ -538,6 +577,14 @@ class WordBasket(Game):
         self.reach[seat] = True
         self._event("reach", seat=seat)
 
+    def reach_grace_until(self, seat: str) -> float | None:
+        """Game-clock time from which a missing リーチ of ``seat`` may be pointed out while they
+        hold one undeclared card (:data:`REACH_GRACE` after the play that left it), else None. A
+        last card already played has no grace: the window to point it out is running."""
+        if len(self.hands.get(seat, ())) != 1 or self.reach.get(seat) or seat not in self.one_card_at:
+            return None
+        return self.one_card_at[seat] + REACH_GRACE
+
     def _reach_missing(self, target: str) -> bool:
         """Whether ``target``'s リーチ may be pointed out now (one card undeclared, or a pending
         win that still needs it)."""
@@ -552,7 +599,8 @@ class WordBasket(Game):
         pending: the win lapses and they keep the penalty card (their リーチ is then settled).
 
         Raises ``wb_point_out_self``, ``not_a_player`` (target), ``wb_vote_open``,
-        ``wb_reach_not_missing``.
+        ``wb_reach_not_missing``, ``wb_reach_grace`` (``seconds``: the target's play left them one
+        card less than :data:`REACH_GRACE` ago: the time to declare it has not passed).
         """
         target = action["seat"]
         if target == seat:
@@ -563,6 +611,9 @@ class WordBasket(Game):
             raise RuleError("wb_vote_open")
         if not self._reach_missing(target):
             raise RuleError("wb_reach_not_missing")
+        grace = self.reach_grace_until(target)
+        if grace is not None and now < grace:
+            raise RuleError("wb_reach_grace", seconds=round(grace - now, 1))
         pending = self.pending_win
         if pending is not None and pending["seat"] == target and "reach" in pending["needs"]:
             self.pending_win = None
@@ -587,10 +638,11 @@ class WordBasket(Game):
         if top["seat"] == seat:
             raise RuleError("wb_challenge_own")
         self.vote_id += 1
-        voters = [p for p in self.players if p != top["seat"]]
+        voters = list(self.players)  # the whole table, the word's player included
         subject = {"word": top["word"], "reading": top["reading"], "seat": top["seat"], "by": seat,
                    "n": top["n"]}
-        self.vote = TableVote(subject, voters, now, self.vote_seconds, vote_id=self.vote_id)
+        self.vote = TableVote(subject, voters, now, self.vote_seconds, vote_id=self.vote_id,
+                              judged=top["seat"], opener=seat)
         self.vote.cast(seat, "reject", self.vote_id)
         self.vote_info = {"id": self.vote_id, "chain": top["n"], "seat": top["seat"], "by": seat}
         self.phase = "vote"
@@ -620,9 +672,12 @@ class WordBasket(Game):
         """The host decides the open table vote (``{"type": "overrule", "vote", "outcome"}``;
         RULES.md "Words": the host can overrule while the vote is open).
 
-        Raises ``wb_vote_gone`` (no open vote with that id).
+        Raises ``wb_vote_gone`` (no open vote with that id), ``overrule_own_word`` (the host's
+        phone is the word's player: nobody decides alone on their own word).
         """
         self._check_vote_id(action["vote"])
+        if self.host_by is not None and self.host_by == self.vote_info["seat"]:
+            raise RuleError("overrule_own_word")
         self.vote.overrule(action["outcome"], action["vote"])
         self._settle_vote(now)
 
@@ -784,7 +839,41 @@ class WordBasket(Game):
         self.events.append(self.last_event)
         del self.events[:-EVENTS_SHOWN]
 
+    # --- the night's record ----------------------------------------------------------------
+
+    def outcome(self) -> dict:
+        """The player who emptied their hand first, then the others by cards left (fewer is
+        better, equal counts share a place); ``detail.cards`` holds each count."""
+        left = {s: len(self.hands.get(s, [])) for s in self.players}
+        others = sorted({n for s, n in left.items() if s != self.winner})
+        places = [[self.winner]] if self.winner in left else []
+        places += [[s for s in self.players if s != self.winner and left[s] == n] for n in others]
+        return {"coop": False, "won": None, "places": places, "detail": {"cards": left}}
+
+    def highlights(self) -> list[dict]:
+        """The closest race (two players' words for one field, in milliseconds) and the
+        longest word that stood (most kana; the first played wins a tie)."""
+        out = []
+        race = self.marks.get("race")
+        if race is not None:
+            out.append(msg("word_basket.hl.race", ms=race["ms"], winner_seat=race["winner_seat"],
+                           word=race["word"], loser_seat=race["loser_seat"]))
+        stood = [r for r in self.chain if r["status"] != "rejected"]
+        if stood:
+            best = max(stood, key=lambda r: len(r["reading"]))
+            out.append(msg("word_basket.hl.longest", word=best["word"], length=len(best["reading"]),
+                           seat=best["seat"]))
+        return out
+
     # --- views and snapshots -----------------------------------------------------------------
+
+    def guide(self, seat: str | None) -> dict:
+        """What ``seat`` can do now (see :mod:`partyhost.games.word_basket_coach`)."""
+        return word_basket_coach.guide(self, seat)
+
+    def coach_view(self, seat: str | None) -> dict:
+        """The first-game coach (see :mod:`partyhost.games.word_basket_coach`)."""
+        return word_basket_coach.coach_view(self, seat)
 
     def view(self, seat: str | None) -> dict:
         """What ``seat`` may know, JSON-ready; ``None`` is the table (TV and spectators).
@@ -796,7 +885,8 @@ class WordBasket(Game):
              "field": {"serial", "kana": str|None, "row": str|None, "card": card|None,
                        "by": seat|None, "how": "turn"|"play"|"reset"|None},
              "rows": {row: kana of the row}, "deck": int, "basket": int, "reshuffles": int,
-             "players": [{"seat", "cards": int, "reach": bool, "handicap", "min", "min_last"}],
+             "players": [{"seat", "cards": int, "reach": bool, "point_out_from": float|None,
+                          "handicap", "min", "min_last"}],  # point_out_from: the リーチ grace
              "chain": [{"n", "seat", "word", "reading", "card": card, "label", "unknown",
                         "challengeable", "status": None|"accepted"|"rejected", "field"}]  # last 12
              "challengeable": None | {"n", "field", "seat", "word", "reading"},
@@ -809,7 +899,8 @@ class WordBasket(Game):
              "winner": seat|None}
 
         A seat also gets ``"me"``, ``"hand"`` (its cards, sorted by id; ``[]`` for a
-        spectator), ``"last_word"`` (its previous word's reading, for the repeat rule) and
+        spectator), ``"last_word"`` (its previous word's reading, for the repeat rule),
+        ``"last_surface"`` (that word as written, when it has kanji: 白紙 then 博士 is no repeat) and
         ``"lookup"`` (its last lookup, or None). No view holds another seat's hand or the deck
         order: a penalty or a draw shows only counts.
         """
@@ -831,6 +922,7 @@ class WordBasket(Game):
             "reshuffles": self.reshuffles,
             "players": [
                 {"seat": s, "cards": len(self.hands[s]), "reach": bool(self.reach.get(s)),
+                 "point_out_from": self.reach_grace_until(s),
                  "handicap": self.handicaps.get(s, "normal"), "min": self.minimums(s)[0],
                  "min_last": self.minimums(s)[1]}
                 for s in self.players
@@ -853,6 +945,8 @@ class WordBasket(Game):
             out["me"] = seat
             out["hand"] = [CARDS[c] for c in sorted(self.hands.get(seat, []))]
             out["last_word"] = self.last_word.get(seat)
+            prev = self.previous_surface(seat)
+            out["last_surface"] = prev if prev is not None and words.has_kanji(prev) else None
             out["lookup"] = plain(self.lookups.get(seat))
         return out
 
@@ -867,6 +961,14 @@ class WordBasket(Game):
         """The inverse of :meth:`encode_field`."""
         if name == "vote":
             return TableVote.from_dict(data) if data else None
+        return data
+
+    @classmethod
+    def migrate(cls, data: dict, version: int) -> dict:
+        """Layout 1 → 2: ``one_card_at`` (the リーチ grace) is new; a game saved before it has no
+        grace running (a missing リーチ may be pointed out at once, as it could then)."""
+        if version < 2:
+            data.setdefault("one_card_at", {})
         return data
 
     def _restored(self, rng: random.Random) -> None:

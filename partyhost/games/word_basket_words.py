@@ -183,8 +183,22 @@ def starts(field: dict) -> str:
     return ""
 
 
+def same_word(previous: str | None, previous_surface: str | None, r: kana.Reading, surface: str | None) -> bool:
+    """Whether a word is the same word as the player's previous one (the repeat rule, seed:
+    同じ人が、自分の連続した回答で同じ単語を繰り返すのは禁止): words are compared, not readings.
+    Two words with the same reading are different words when both were written with kanji and
+    the writings differ (白紙 then 博士, both はくし); a word typed in kana cannot be told apart
+    from another of its reading, so it counts as the same word."""
+    if previous is None or previous != r.kana:
+        return False
+    if previous_surface and surface and has_kanji(previous_surface) and has_kanji(surface):
+        return previous_surface == surface
+    return True
+
+
 def fit_error(card_id: int, r: kana.Reading, field: dict, shortest: int, last_card: bool = False,
-              previous: str | None = None) -> RuleError | None:
+              previous: str | None = None, previous_surface: str | None = None,
+              surface: str | None = None) -> RuleError | None:
     """Why reading ``r`` cannot carry card ``card_id`` onto ``field``, or None when it fits.
 
     Args:
@@ -195,6 +209,8 @@ def fit_error(card_id: int, r: kana.Reading, field: dict, shortest: int, last_ca
             the larger number when it carries the player's last card).
         last_card: the card is the player's last (the refusal is then ``wb_last_word_too_short``).
         previous: the player's own previous reading (the repeat rule), or None.
+        previous_surface, surface: how the previous and this word were written (see
+            :func:`same_word`: 白紙 then 博士 is no repeat); None when not known.
 
     Rules (seed: 使える言葉と、文字の数え方; ワイルドは長さ、または行を指定する; 最後の1枚は4文字以上;
     同じ人が…同じ単語を繰り返すのは禁止), checked in this order, each a returned
@@ -227,7 +243,7 @@ def fit_error(card_id: int, r: kana.Reading, field: dict, shortest: int, last_ca
         n = card["number"]
         if (n == 7 and r.length < 7) or (n != 7 and r.length != n):
             return RuleError("wb_wrong_length", card=card_label(card_id), length=r.length)
-    if previous == r.kana:
+    if same_word(previous, previous_surface, r, surface):
         return RuleError("wb_word_repeated", word=r.kana)
     return None
 

@@ -79,6 +79,65 @@ def is_known(folded: str, lang: str) -> bool:
     return folded in _sets[lang]
 
 
+#: German linking elements (Fugenelemente) allowed between two parts of a compound (issue 14):
+#: Geburt-s-tag, Sonne-n-blume, Tomate-n-suppe, Kind-er-garten, Tag-es-zeitung, or none (Haus-tür).
+DE_LINKS: tuple[str, ...] = ("", "S", "ES", "N", "EN", "ER")
+#: Shortest part of a compound (keeps out splits into AB, IN, UM, ZU …).
+COMPOUND_PART_MIN = 3
+#: Longest word the splitter tries (a typed word on a phone; keeps the work bounded).
+COMPOUND_MAX = 60
+
+
+def _modifier(part: str, known: frozenset[str]) -> bool:
+    """A first part of a German compound: a known word (Haus, Kinder), or the stem of one that ends
+    in -en, -n or -e, i.e. a verb stem or a noun without its final -e (Wasch-maschine from
+    waschen, Schreib-tisch, Schul-bus from Schule)."""
+    return part in known or part + "EN" in known or part + "N" in known or part + "E" in known
+
+
+def compound_parts(folded: str, lang: str = "de") -> list[str] | None:
+    """How an unlisted German word is built from known words, or None (issue 14).
+
+    ``folded`` (see :func:`fold`) splits as ``first [link] second [link] … last``: every part at
+    least :data:`COMPOUND_PART_MIN` letters; the last part is a word of the list (so it may be
+    inflected: HAUS+TUEREN, FAHRRAD+WEGE); the others are words of the list or the stem of one
+    (:func:`_modifier`), each followed by one linking element of :data:`DE_LINKS`. Returns the
+    parts with their links (``["ZAHN", "BUERSTE"]``, ``["GEBURT", "S", "TAG"]``), the longest first
+    part first. Only German compounds this way (``lang`` other than ``"de"`` gives None); a word already
+    in the list gives None too (it needs no split). Abbreviations and letter salad stay unknown:
+    no part of them is a word.
+    """
+    if lang != "de" or not (2 * COMPOUND_PART_MIN <= len(folded) <= COMPOUND_MAX):
+        return None
+    known = words(lang)
+    if folded in known:
+        return None
+    n = len(folded)
+    # chains[i]: the shortest list of parts (with links) that spells folded[:i] as first parts
+    chains: dict[int, list[str]] = {0: []}
+    for i in range(n):
+        chain = chains.get(i)
+        if chain is None:
+            continue
+        if chain and n - i >= COMPOUND_PART_MIN and folded[i:] in known:
+            return chain + [folded[i:]]
+        for j in range(n - COMPOUND_PART_MIN, i + COMPOUND_PART_MIN - 1, -1):  # longest part first
+            part = folded[i:j]
+            if not _modifier(part, known):
+                continue
+            for link in DE_LINKS:
+                k = j + len(link)
+                if folded.startswith(link, j) and k <= n - COMPOUND_PART_MIN and k not in chains:
+                    chains[k] = chain + [part] + ([link] if link else [])
+    return None
+
+
+def is_word(folded: str, lang: str) -> bool:
+    """True if the folded word is in the ``lang`` list or, for German, is a compound of its words
+    (:func:`compound_parts`): what a table accepts without a vote."""
+    return is_known(folded, lang) or compound_parts(folded, lang) is not None
+
+
 def words(lang: str) -> frozenset[str]:
     """The whole folded word set of ``lang`` (shared and immutable; do not copy per call)."""
     load(lang)

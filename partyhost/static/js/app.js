@@ -61,6 +61,9 @@ const PH = (() => {
     socket.on("kicked", () => { store.set("token", null); fire("kicked", {}); });
     socket.on("state", (s) => {
       s.receivedAt = Date.now(); /* wall clock: it keeps running while a phone sleeps */
+      /* The games catalogue and the roster come only when they differ from what this socket
+         holds (always in the first state after a (re)connect): keep them. */
+      if (last) for (const k of ["games", "roster"]) if (!(k in s.party)) s.party[k] = last.party[k];
       last = s;
       if (firstSerial === null) firstSerial = s.party.serial;
       const due = afterState.splice(0);
@@ -164,14 +167,20 @@ const PH = (() => {
     carried = [];
   }
 
+  /* The toast is a live region: it holds only the message on show (emptied first, so the same
+     refusal twice is announced twice) and is emptied when it hides, so a screen reader never
+     finds or repeats a stale message. */
   let toastTimer = null;
+  let toastFrame = 0;
   function toast(text, isError) {
     const el = document.getElementById("toast");
     if (!el) return;
-    el.textContent = text;
+    el.textContent = "";
+    clearTimeout(toastFrame);
+    toastFrame = setTimeout(() => { el.textContent = text; }, 30);
     el.className = "toast show" + (isError ? " error" : "");
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { el.className = "toast"; }, 3500);
+    toastTimer = setTimeout(() => { el.className = "toast"; el.textContent = ""; }, 3500);
   }
 
   function buzz(pattern) {
@@ -296,13 +305,27 @@ const PH = (() => {
     if (r) return r.name;
     return (view && view.party.names && view.party.names[seat]) || "?";
   }
-  /* A seat keeps its colour for the whole party, whoever leaves. */
-  /* nine clearly different hues (a late joiner must not look like seat 1) */
-  const COLORS = ["#f2b134", "#4fc3f7", "#ef6f6c", "#8bd17c", "#c792ea", "#ff7ab6", "#2ec4b6", "#d7dbe8", "#b08968"];
-  function colorOf(view, seat) {
+  /* A seat keeps its colour and its shape for the whole party, whoever leaves. The nine colours
+     live in app.css (--seat-1 … --seat-9: distinct under colour-vision deficiencies, checked by
+     tests/test_seat_palette.py); the shapes are the second mark, so colour never identifies a
+     player alone (JIS symbols: every Japanese font has them). */
+  const SEAT_COUNT = 9;
+  const MARKS = ["●", "▲", "■", "◆", "★", "▼", "◎", "♣", "♠"];
+  const colours = [];
+  function seatIndex(seat) {
     const n = parseInt(String(seat || "").replace(/\D/g, ""), 10);
-    return COLORS[((isNaN(n) ? 1 : n) - 1) % COLORS.length];
+    return ((isNaN(n) ? 1 : n) - 1) % SEAT_COUNT;
   }
+  function colorOf(view, seat) {
+    const i = seatIndex(seat);
+    if (!colours[i]) colours[i] = getComputedStyle(document.documentElement).getPropertyValue("--seat-" + (i + 1)).trim() || "#ccc";
+    return colours[i];
+  }
+  /* The seat's shape, in its colour, hidden from screen readers (the name is read). */
+  function markOf(view, seat) {
+    return `<i class="seat-mark" aria-hidden="true" style="color:${colorOf(view, seat)}">${MARKS[seatIndex(seat)]}</i>`;
+  }
+  function shapeOf(seat) { return MARKS[seatIndex(seat)]; }
 
   /* The pause screen covers the game; a host's Resume/End buttons (and ``extra``, e.g. the
      roster) sit on it, so the host can always go on. */
@@ -673,7 +696,7 @@ const PH = (() => {
         ${open ? countdown(v.closes, { testid: "vote-countdown" }) : ""}</p>
       ${voter ? `<div class="ballot">${ballot("accept")}${ballot("reject")}</div>` : ""}
       ${mode === "phone" && v.subject && v.subject.seat === me ? `<p class="small yours">${esc(t("vote.yours"))}</p>` : ""}
-      ${mode !== "watch" && s.host && open ? `<div class="overrule"><span>${esc(t("vote.overrule"))}</span>${overrule("accept")}${overrule("reject")}</div>` : ""}
+      ${mode !== "watch" && s.host && open && !(mode === "phone" && v.subject && v.subject.seat === me) ? `<div class="overrule"><span>${esc(t("vote.overrule"))}</span>${overrule("accept")}${overrule("reject")}</div>` : ""}
     </div>`;
   }
 
@@ -696,7 +719,7 @@ const PH = (() => {
   on("conn", connBadge);
 
   return {
-    t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, refresh, pausedHtml, wireHost,
+    t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, markOf, shapeOf, refresh, pausedHtml, wireHost,
     lobbyOptions, setOptions, hostAct,
     mount, patch, react, guard, countdown, voteBox,
     langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },

@@ -29,7 +29,7 @@
   }
   function lobbyOptions(s) {
     const o = s.party.options || {};
-    return { teams: Object.assign({}, o.teams || {}), timer: !!o.timer, lang: o.lang || "ja" };
+    return { teams: Object.assign({}, o.teams || {}), timer: !!o.timer, lang: o.lang || "ja", uneven: !!o.uneven };
   }
   function lobby(root, s) {
     const opts = lobbyOptions(s);
@@ -48,6 +48,7 @@
       ${s.host ? `<div class="row"><button data-testid="shuffle-teams" data-shuffle="1">${esc(t("decrypto.lobby.shuffle"))}</button></div>` : ""}
       <div class="dc-lobby-opts">
         <label><input type="checkbox" data-testid="dc-timer" data-opt="timer" ${opts.timer ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("decrypto.lobby.timer"))}</label>
+        ${!three && (Math.abs(teams.white.length - teams.black.length) > 1 || opts.uneven) ? `<label><input type="checkbox" data-testid="dc-uneven" data-opt="uneven" ${opts.uneven ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("decrypto.lobby.uneven"))}</label>` : ""}
         <label>${esc(t("decrypto.lobby.lang"))}
           <select data-testid="dc-lang" data-opt="lang" ${s.host ? "" : "disabled"}>
             ${["ja", "en"].map((l) => `<option value="${l}" ${opts.lang === l ? "selected" : ""}>${esc(t("decrypto.lang." + l))}</option>`).join("")}
@@ -86,6 +87,8 @@
     timer.onchange = () => save((o) => { o.timer = timer.checked; });
     const lang = root.querySelector("[data-opt=lang]");
     lang.onchange = () => save((o) => { o.lang = lang.value; });
+    const uneven = root.querySelector("[data-opt=uneven]");
+    if (uneven) uneven.onchange = () => save((o) => { o.uneven = uneven.checked; });
   }
 
   /* ---------------- shared pieces ---------------- */
@@ -94,7 +97,8 @@
     const tk = g.tokens[team];
     const dots = (n, cls) => [0, 1].map((i) => `<i class="tok ${cls} ${i < n ? "on" : ""}"></i>`).join("");
     if (g.variant === "three") {
-      if (g.encrypting.includes(team)) return `<span class="toks" title="${esc(t("decrypto.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span>`;
+      /* §three: the team's failed decode is the interceptor's token, never a mark of its own */
+      if (g.encrypting.includes(team)) return "";
       return `<span class="toks" data-testid="tokens-${team}" title="${esc(t("decrypto.tokens"))}">${dots(tk.interceptions, "int")}<b>${tk.interceptions}</b></span>`;
     }
     return `<span class="toks" data-testid="tokens-${team}">
@@ -359,13 +363,32 @@
 
   function judgeHtml(s, g) {
     const j = g.my_judge;
+    const ruled = j.ruled || [], contested = j.contested || [];
+    const mark = (i) => ruled[i] != null ? `<small class="ruled">${esc(t(ruled[i] ? "decrypto.ruled_in" : "decrypto.ruled_out"))}</small>`
+      : contested[i] ? `<small class="contested">${esc(t("decrypto.contested"))}</small>` : "";
+    /* a word named in any slot counts (✔ by the keyword); a near match is the guess in its slot */
     return `<div class="dc-judge" data-testid="judge">
       <p class="dc-task">${esc(t("decrypto.task.judge"))}</p>
       <ol>${g.my_keywords.map((w, i) => `<li><span class="kw">${esc(w)}</span><span class="guess">${j.guesses[i] ? esc(j.guesses[i]) : "—"}</span>
-        ${j.exact[i] ? `<b class="ok">✔</b>` : !String(j.guesses[i] || "").trim() ? `<span></span>` : `<button class="small ${j.accepted[i] ? "on" : ""}" data-accept="${i + 1}" data-value="${j.accepted[i] ? 0 : 1}" ${j.done ? "disabled" : ""}
-          data-testid="accept-${i + 1}">${esc(t(j.accepted[i] ? "decrypto.accepted" : "decrypto.accept"))}</button>`}</li>`).join("")}</ol>
+        ${j.exact[i] ? `<b class="ok">✔</b>` : !String(j.guesses[i] || "").trim() || ruled[i] != null ? `<span>${mark(i)}</span>` : `<button class="small ${j.accepted[i] ? "on" : ""}" data-accept="${i + 1}" data-value="${j.accepted[i] ? 0 : 1}" ${j.done ? "disabled" : ""}
+          data-testid="accept-${i + 1}">${esc(t(j.accepted[i] ? "decrypto.accepted" : "decrypto.accept"))}</button>${mark(i)}`}</li>`).join("")}</ol>
       ${j.done ? `<p class="dc-locked">${esc(t("decrypto.judged"))}</p>` : `<button class="primary big" data-judged="1" data-testid="judged">${esc(t("decrypto.judge_done"))}</button>`}
+      ${ourAnswersHtml(g)}
+      <p class="small">${PH.countdown(g.deadline, { label: "decrypto.timer_left", testid: "dc-tie-timer" })}</p>
     </div>`;
+  }
+
+  /* This team's own answers about the other team's words: what counts, and a near match the
+     owners did not accept can be contested (the host then rules: never the owners alone). */
+  function ourAnswersHtml(g) {
+    const tie = g.tie;
+    if (!tie || !tie.guesses || !g.team) return "";
+    const mine = g.team, got = tie.accepted[mine], exact = tie.exact[mine], cont = tie.contested[mine], ruled = tie.ruled[mine];
+    return `<div class="dc-ours" data-testid="our-answers"><p class="small">${esc(t("decrypto.our_answers"))}</p>
+      <ol>${tie.guesses[mine].map((w, i) => `<li><span class="guess">${w ? esc(w) : "—"}</span>
+        ${got[i] ? `<b class="ok">✔</b>` : ruled[i] != null ? `<small class="ruled">${esc(t("decrypto.ruled_out"))}</small>`
+          : cont[i] ? `<small class="contested">${esc(t("decrypto.contested"))}</small>`
+          : String(w || "").trim() && !exact[i] ? `<button class="small" data-contest="${i + 1}" data-testid="contest-${i + 1}">${esc(t("decrypto.contest"))}</button>` : ""}</li>`).join("")}</ol></div>`;
   }
 
   function phoneMain(main, s, g) {
@@ -386,7 +409,7 @@
         const v = g.my_kw.draft[Number(input.dataset.kw)] || "";
         if (document.activeElement !== input && !kwSave && input.value !== v) input.value = v;
       });
-      form.draw("by", esc(waitingText(s, g)));
+      form.draw("by", `${esc(waitingText(s, g))} ${PH.countdown(g.deadline, { label: "decrypto.timer_left", testid: "dc-tie-timer" })}`);
       return;
     }
     let body = "";
@@ -399,8 +422,8 @@
     } else if (g.phase === "encrypt") {
       if (g.role === "encryptor") {
         body = `<div class="dc-enc done"><p class="dc-task">${esc(t("decrypto.sent"))}</p>
-          <div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
-          <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
+          ${peekBox(g, `<div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
+          <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol>`)}</div>`;
       } else {
         body = `<p class="dc-task">${esc(t("decrypto.wait.encrypt_title"))}</p>`;
       }
@@ -409,7 +432,7 @@
       body = `<p class="dc-task small">${esc(t("decrypto.clues_of", { team: teamName(g.active) }))} — ${esc(name(s, g.encryptors[g.active]))}</p>`;
       if (g.role === "decoder" || g.role === "interceptor") body += pickerHtml(g);
       else if (g.role === "encryptor") {
-        body += `${cluesHtml(g, false)}<div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
+        body += `${cluesHtml(g, false)}${peekBox(g, `<div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>`)}
           <p class="note">${esc(t("decrypto.encryptor_waits"))}</p>`;
       } else {
         body += `${cluesHtml(g, false)}<p class="note">${esc(t(g.round < 2 ? "decrypto.no_intercept_round1" : "decrypto.wait.other"))}</p>`;
@@ -429,10 +452,38 @@
     PH.patch(main, body, wireMain);
   }
 
-  /* The encryptor whose clues come next keeps them (and the code) in view, still secret. */
+  /* The encryptor whose clues come next keeps them (and the code) at hand, still secret: behind
+     the peek, since teammates huddle round this phone while they intercept (issue 13, point 6). */
   function myTurnLater(g) {
     return `<div class="dc-later"><p class="small">${esc(t("decrypto.later"))}</p>
-      <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol></div>`;
+      ${peekBox(g, `<ol class="dc-clues" data-testid="my-later-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol>`)}</div>`;
+  }
+
+  /* Tap-to-peek (as Top Ten hides the numbers): once the clues are sent, the encryptor's phone shows
+     the team's code, the clue-to-digit list and the team's keywords only while its holder peeks, so
+     a teammate leaning over it in the huddle never sees the answer to the coming decode. The peek
+     closes by itself after PEEK_MS, and whenever the step of the round changes. */
+  const PEEK_MS = 5000;
+  const peek = { key: null, open: false, timer: null };
+  function peekKey(g) { return `${g.round}-${g.phase}-${g.active}`; }
+  /* Whether this phone holds a code its teammates must not see yet (the encryptor's, once sent). */
+  function codeSecret(g) { return !!(g.my_code && g.my_clues && g.my_clues.final && g.phase !== "over"); }
+  function peekBox(g, inner) {
+    if (peek.key !== peekKey(g)) { peek.key = peekKey(g); peek.open = false; clearTimeout(peek.timer); }
+    return `<div class="dc-peek ${peek.open ? "open" : ""}">
+      <button type="button" class="dc-peek-btn" data-peek="1" data-testid="code-peek" aria-pressed="${peek.open}">
+        <strong>${esc(t(peek.open ? "decrypto.peek_hide" : "decrypto.peek"))}</strong>${peek.open ? "" : `<small>${esc(t("decrypto.peek_hint"))}</small>`}</button>
+      ${peek.open ? inner : ""}</div>`;
+  }
+  function wirePeek(el) {
+    el.querySelectorAll("[data-peek]").forEach((b) => {
+      b.onclick = () => {
+        peek.open = !peek.open;
+        clearTimeout(peek.timer);
+        if (peek.open) peek.timer = setTimeout(() => { peek.open = false; PH.refresh(); }, PEEK_MS);
+        PH.refresh();
+      };
+    });
   }
 
   function phoneSheets(s, g) {
@@ -443,14 +494,17 @@
     const order = !mine ? TEAMS
       : g.phase === "keywords" || ((g.phase === "guess" || g.phase === "reveal") && g.active === theirs) ? [theirs, mine]
       : [mine, theirs];
+    /* the encryptor's own keywords, beside the clues' code digits, would give the code away */
+    const ownWords = codeSecret(g) && !(peek.open && peek.key === peekKey(g)) ? null : g.my_keywords;
     return order.filter((team) => g.encrypting.includes(team))
-      .map((team) => sheetHtml(g, team, team === mine ? g.my_keywords : g.keywords && g.keywords[team], team === mine ? "mine" : "")).join("");
+      .map((team) => sheetHtml(g, team, team === mine ? ownWords : g.keywords && g.keywords[team], team === mine ? "mine" : "")).join("");
   }
 
   /* The buttons of the phone's main part, each time it is drawn. The game is read when a button is
      tapped (PH.last), not when it was drawn. */
   function wireMain(main) {
     const now = () => PH.last.game;
+    wirePeek(main);
     main.querySelectorAll("[data-pick]").forEach((b) => {
       /* digits are not guarded: fast taps build on each other (see guessCode) */
       b.onclick = () => {
@@ -476,6 +530,9 @@
       PH.guard(b, () => PH.act({ type: "accept", number: Number(b.dataset.accept), accept: b.dataset.value === "1" }), { key: "decrypto-accept:" + b.dataset.accept });
     });
     PH.guard(main.querySelector("[data-judged]"), () => PH.act({ type: "judged" }), { key: "decrypto-judged" });
+    main.querySelectorAll("[data-contest]").forEach((b) => {
+      PH.guard(b, () => PH.act({ type: "contest", number: Number(b.dataset.contest) }), { key: "decrypto-contest:" + b.dataset.contest });
+    });
   }
 
   function feel(g, s) {
@@ -483,6 +540,10 @@
       if (e.kind === "round" && g.role === "encryptor") PH.buzz([80, 60, 80]);
       else if (e.kind === "clues_up" && (g.role === "decoder" || g.role === "interceptor")) PH.buzz(60);
       else if (e.kind === "over") PH.buzz([50, 50, 50, 50, 150]);
+      /* why clues went blank, and who writes now (RULES.md "Decrypto": the timer) */
+      const blank = e.kind === "timer_out" ? e.teams : e.kind === "clues_up" ? e.timed_out : null;
+      if ((blank || []).length) PH.toast(t("decrypto.timer_out", { teams: list(blank.map(teamName)) }), true);
+      else if (e.kind === "encryptor_passed") PH.toast(t("decrypto.encryptor_passed", { name: name(s, e.seat), to: name(s, e.to) }));
     });
   }
 
@@ -512,11 +573,17 @@
     /* the reveal that decided the game stays on the TV beside the keywords */
     if (g.phase === "over") return resultHtml(s, g, true, g.reveal ? revealHtml(s, g, true) : "");
     if (g.phase === "encrypt") {
+      /* an encryptor whose phone is away: the host hands the turn to the next teammate */
+      const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
+      const pass = (team) => !g.submitted[team] && away.has(g.encryptors[team])
+        ? `<p class="dc-away team-${team}">${esc(t("decrypto.encryptor_away", { name: name(s, g.encryptors[team]) }))}${s.host
+          ? ` <button class="small" data-tv-pass="${team}" data-testid="pass-encryptor-${team}">${esc(t("decrypto.pass_encryptor", { name: name(s, g.encryptors[team]) }))}</button>` : ""}</p>` : "";
       return `<div class="dc-stage-encrypt">
         <h2>${esc(t("decrypto.tv.encrypt", { round: g.round }))}</h2>
         <ul class="dc-writers">${g.encrypting.map((team) => `<li class="team-${team} ${g.submitted[team] ? "done" : ""}">
           <span class="tname">${esc(teamName(team))}</span><span class="who">${esc(name(s, g.encryptors[team]))}</span>
           <b>${g.submitted[team] ? "✔" : "…"}</b></li>`).join("")}</ul>
+        ${g.encrypting.map(pass).join("")}
         ${timerHtml(g)}<p class="note">${esc(wait)}</p></div>`;
     }
     if (g.phase === "guess") {
@@ -532,11 +599,14 @@
         <div class="dc-next-row">${s.host ? `<button class="primary" data-tv-next="1" data-testid="tv-next">${esc(t("decrypto.next"))}</button>` : ""}
         ${PH.countdown(g.reveal_deadline, { label: "decrypto.next_in", cls: "small" })}</div></div>`;
     }
+    const owner = (team) => (team === "white" ? "black" : "white");
+    const ruleBtns = (team, i) => `<span class="dc-rule"><small>${esc(t("decrypto.contested"))}</small>${s.host ? ["1", "0"].map((v) =>
+      ` <button class="small" data-rule-team="${owner(team)}" data-rule-number="${i + 1}" data-rule-accept="${v}" data-testid="rule-${owner(team)}-${i + 1}-${v === "1" ? "in" : "out"}">${esc(t(v === "1" ? "decrypto.accept" : "decrypto.reject"))}</button>`).join("") : ""}</span>`;
     const answers = g.tie && g.tie.guesses ? `<div class="dc-kws">${TEAMS.map((team) => `
       <div class="dc-kwlist team-${team}"><h4>${esc(t("decrypto.tv.answers", { team: teamName(team) }))}</h4>
-        <ol>${g.tie.guesses[team].map((w, i) => `<li>${w ? esc(w) : "—"} ${g.tie.accepted[team][i] ? `<b class="ok">✔</b>` : ""}</li>`).join("")}</ol></div>`).join("")}</div>` : "";
+        <ol>${g.tie.guesses[team].map((w, i) => `<li>${w ? esc(w) : "—"} ${g.tie.accepted[team][i] ? `<b class="ok">✔</b>` : (g.tie.contested || {})[team] && g.tie.contested[team][i] ? ruleBtns(team, i) : ""}</li>`).join("")}</ol></div>`).join("")}</div>` : "";
     return `<div class="dc-stage-tie"><h2>${esc(t("decrypto.tv.tie"))}</h2><p>${esc(t("decrypto.why." + (g.tie && g.tie.why || "rounds")))}</p>
-      <p class="big">${esc(t(g.phase === "judge" ? "decrypto.tv.judge" : "decrypto.tv.kw"))}</p>${answers}<p class="note">${esc(wait)}</p></div>`;
+      <p class="big">${esc(t(g.phase === "judge" ? "decrypto.tv.judge" : "decrypto.tv.kw"))}</p>${answers}<p class="note">${esc(wait)} ${PH.countdown(g.deadline, { label: "decrypto.timer_left", testid: "dc-tie-timer" })}</p></div>`;
   }
 
   /* Shrink a box's type until its content fits it: the TV has a fixed height, and the clue
@@ -558,13 +628,21 @@
     sound(g, s);
     const sc = PH.mount(root, "decrypto-tv", `<div class="dc tv"><div class="dc-head" data-part="head"></div><div class="dc-stage" data-part="stage"></div><div class="dc-sheets" data-part="sheets"></div></div>`);
     sc.el.className = `dc tv phase-${g.phase} variant-${g.variant}`;
-    sc.draw("head", statusHtml(s, g, null));
+    sc.draw("head", statusHtml(s, g, null) + (g.phase === "over" ? "" : `<p class="dc-rule" data-testid="dc-rule">${esc(t(g.variant === "three" ? "decrypto.howto.v.rule_three" : "decrypto.howto.v.rule"))}</p>`));
     sc.draw("stage", tvStage(s, g), (el) => {
       const next = el.querySelector("[data-tv-next]");
       PH.guard(next, () => {
         const cur = PH.last.game;
         return cur.phase === "reveal" ? PH.hostAct("next", { round: cur.round, team: cur.active }) : null;
       }, { key: "decrypto-tv-next" });
+      el.querySelectorAll("[data-rule-team]").forEach((b) => {
+        PH.guard(b, () => PH.hostAct("rule", { team: b.dataset.ruleTeam, number: Number(b.dataset.ruleNumber), accept: b.dataset.ruleAccept === "1" }),
+          { key: "decrypto-rule:" + b.dataset.ruleTeam + b.dataset.ruleNumber });
+      });
+      el.querySelectorAll("[data-tv-pass]").forEach((b) => {
+        PH.guard(b, () => PH.hostAct("pass_encryptor", { round: PH.last.game.round, team: b.dataset.tvPass }),
+          { key: "decrypto-tv-pass:" + b.dataset.tvPass });
+      });
     });
     sc.draw("sheets", g.encrypting.map((team) => sheetHtml(g, team, g.keywords && g.keywords[team], "")).join(""));
     /* the sizes follow what is drawn now, and the room the other parts leave */

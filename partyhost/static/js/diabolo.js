@@ -97,6 +97,7 @@
       case "claim_rejected": return t("diabolo.claim_rejected", { name: name(s, e.seat), word: e.word });
       case "picked": return c ? t("diabolo.claim_rejected", { name: name(s, c.seat), word: c.word }) : "";
       case "deal": return t("diabolo.dealer", { name: name(s, e.dealer) });
+      case "auto": return e.away ? t("diabolo.auto_away", { name: name(s, e.away) }) : "";
       case "round_end": return t("diabolo.round_end", { round: e.round });
       case "over": return t("diabolo.final");
       default: return "";
@@ -109,16 +110,25 @@
   }
   /* The table vote on a word the list does not know: the kit's box (ballots and overrule carry
      the vote id that was drawn), the word and its cards as subject. mode: "phone" or "tv". */
+  /* A Ψ card reads as a Greek letter until someone says what it is: while one lies face up, the
+     TV says it (and the same for ΨΨ). */
+  function jokerNote(g) {
+    const kinds = new Set((g.table || []).filter((c) => c.joker).map((c) => c.joker));
+    return [...kinds].sort().map((k) => `<p class="dia-joker-note" data-testid="joker-note-${k}">${esc(t(k === 2 ? "diabolo.joker2_intro" : "diabolo.joker_intro"))}</p>`).join("");
+  }
+  /* The game's word language, named wherever a table might forget it (German by default). */
+  const langName = (g) => t("diabolo.opt." + ((g && g.lang) || "de"));
   function voteBox(g, s, mode) {
     if (!g.vote || !g.claim) return "";
     return PH.voteBox(s, g.vote, { mode, cls: "dia-vote",
-      subject: `<p class="ask">${esc(t("diabolo.claim_vote", { name: name(s, g.claim.seat), word: g.claim.word }))}</p>${claimCards(g.claim)}` });
+      subject: `<p class="ask">${esc(t("diabolo.claim_vote", { name: name(s, g.claim.seat), word: g.claim.word }))}</p>
+        <p class="ask vote-lang" data-testid="vote-lang">${esc(t("diabolo.vote_lang", { word: g.claim.word, lang: langName(g) }))}</p>${claimCards(g.claim)}` });
   }
   function scoresTable(g, s) {
     const rounds = g.results;
     const head = rounds.map((r) => `<th title="${esc(name(s, r.dealer))}">${r.round}</th>`).join("");
     const rows = g.players.map((p) => `<tr class="${g.winners.includes(p.seat) ? "win" : ""}">
-        <th style="color:${PH.colorOf(s, p.seat)}">${esc(name(s, p.seat))}</th>
+        <th style="color:${PH.colorOf(s, p.seat)}">${PH.markOf(s, p.seat)}${esc(name(s, p.seat))}</th>
         ${rounds.map((r) => `<td class="${r.tiles.includes(p.seat) ? "tile" : ""}">${r.cards[p.seat] != null ? r.cards[p.seat] : "–"}</td>`).join("")}
         <td class="tot" data-testid="total-${esc(p.seat)}">${g.victory_tiles ? "★".repeat(p.tiles) || "0" : p.total}</td></tr>`).join("");
     return `<table class="dia-scores" data-testid="scores"><thead><tr><th></th>${head}<th>${esc(g.victory_tiles ? "★" : "Σ")}</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -171,7 +181,7 @@
       <div class="dia-compose" data-testid="compose">
         <div class="dia-spell" data-testid="spell" data-part="spell"></div>
         <div class="dia-joker" data-testid="joker-picker" data-part="joker" hidden></div>
-        <input data-testid="word" autocomplete="off" autocapitalize="characters" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("diabolo.type_word"))}">
+        <input data-testid="word" autocomplete="off" autocapitalize="characters" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("diabolo.type_word_lang", { lang: langName(PH.last && PH.last.game) }))}">
         <p class="small dia-preview" data-testid="preview"></p>
         <div class="row"><button class="primary big" data-testid="send">${esc(t("diabolo.send"))}</button></div>
         <div class="row"><button class="small" data-testid="undo">${esc(t("diabolo.back"))}</button><button class="small" data-testid="clear">${esc(t("diabolo.clear"))}</button></div>
@@ -333,7 +343,7 @@
           : `<p class="note">${esc(t("diabolo.wait_deal", { name: name(s, g.next_dealer) }))}</p>`;
       }
     } else {
-      html += `<ul class="dia-players">${g.players.map((pl) => `<li style="border-color:${PH.colorOf(s, pl.seat)}"><span>${esc(name(s, pl.seat))}</span><b>${pl.cards}</b></li>`).join("")}</ul>`;
+      html += `<ul class="dia-players">${g.players.map((pl) => `<li style="border-color:${PH.colorOf(s, pl.seat)}">${PH.markOf(s, pl.seat)}<span>${esc(name(s, pl.seat))}</span><b>${pl.cards}</b></li>`).join("")}</ul>`;
     }
     sc.draw("bottom", html, (el) => {
       PH.guard(el.querySelector("[data-pass]"), () => PH.act({ type: "pass", round: PH.last.game.round }), { key: "dia-pass" });
@@ -374,15 +384,16 @@
       : g.phase === "turning" && !g.table.length && !g.auto ? `<p class="event big">${esc(t("diabolo.waiting_dealer"))}</p>`
       : "";
     const center = g.phase === "scored" || g.phase === "over" ? endPanel(g, s)
-      : `<div class="dia-row tv n${Math.min(g.table.length, 40) > 24 ? "-many" : g.table.length > 14 ? "-more" : ""}" data-testid="tv-row">${g.table.map((c, i) => cardHtml(c, (held.has(c.id) ? "lifted" : "") + (i === g.table.length - 1 && e && e.kind === "turn" ? " new" : ""), `data-card="${c.id}"`)).join("")}</div>`;
+      : `<div class="dia-row tv n${Math.min(g.table.length, 40) > 24 ? "-many" : g.table.length > 14 ? "-more" : ""}" data-testid="tv-row">${g.table.map((c, i) => cardHtml(c, (held.has(c.id) ? "lifted" : "") + (i === g.table.length - 1 && e && e.kind === "turn" ? " new" : ""), `data-card="${c.id}"`)).join("")}</div>${jokerNote(g)}`;
     const players = g.players.map((p) => `<li class="${g.dealer === p.seat ? "dealer" : ""} ${away.has(p.seat) ? "away" : ""} ${p.passed ? "passed" : ""}" data-testid="player-${esc(p.seat)}">
-        <span class="who" style="color:${PH.colorOf(s, p.seat)}">${g.dealer === p.seat ? "🂠 " : ""}${esc(name(s, p.seat))}</span>
+        ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${g.dealer === p.seat ? "🂠 " : ""}${esc(name(s, p.seat))}</span>
         <b class="n" data-testid="count-${esc(p.seat)}">${p.cards}</b>
         <span class="small">${esc(g.victory_tiles ? t("diabolo.tiles", { count: p.tiles }) : t("diabolo.total", { total: p.total }))}</span>
         ${p.min > 3 ? `<i class="tag">${esc(t("diabolo.handicap_tag"))}</i>` : ""}${p.passed && g.phase === "turning" ? `<i class="tag">${esc(t("diabolo.passed"))}</i>` : ""}</li>`).join("");
     PH.patch(root, `<div class="dia tv phase-${g.phase}">
       <div class="dia-status tv">
         <span class="rnd" data-testid="tv-round">${esc(roundText(g))}</span>
+        <span class="lang" data-testid="tv-lang">${esc(t("diabolo.tv_lang", { lang: langName(g) }))}</span>
         <span>${esc(t("diabolo.dealer", { name: name(s, g.dealer) }))}</span>
         ${tempoText(g) ? `<span data-testid="tv-tempo">${esc(tempoText(g))}</span>` : ""}
         <span class="deck" data-testid="tv-deck">${esc(g.deck_left ? t("diabolo.deck_left", { count: g.deck_left }) : t("diabolo.deck_out"))}</span>

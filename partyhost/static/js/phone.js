@@ -10,7 +10,7 @@
 
   PH.langButton();
   PH.connect("phone");
-  PH.on("welcome", (w) => { welcome = w; if (w.seat) kicked = false; render(); });
+  PH.on("welcome", (w) => { welcome = w; if (w.seat) { kicked = false; claimOffer = null; } render(); });
   PH.on("kicked", () => { kicked = true; welcome = null; screen = ""; });
   PH.on("state", () => render());
   PH.on("conn", () => render());
@@ -24,18 +24,21 @@
     app.dataset.screen = name;
   }
 
+  /* the name of a seat whose phone is away: this page may ask the host for it (seats.js) */
+  let claimOffer = null;
   function renderJoin(reason) {
-    const note = reason === "kicked" ? `<p class="note">${esc(t("kicked.body"))}</p>`
-      : reason === "rejoin" ? `<p class="note">${esc(t("join.rejoin"))}</p>` : "";
+    const note = (reason === "kicked" ? `<p class="note">${esc(t("kicked.body"))}</p>`
+      : reason === "rejoin" ? `<p class="note">${esc(t("join.rejoin"))}</p>` : "")
+      + PH.claimNote(PH.last, welcome, claimOffer);
     if (screen === "join") {
       const n = app.querySelector(".join-note");
-      if (n) n.innerHTML = note;
+      if (n) PH.patch(n, note, PH.wireClaimNote);
       return;
     }
     setScreen("join", `
       <section class="card join">
         <h1>${esc(t("join.title"))}</h1>
-        <div class="join-note">${note}</div>
+        <div class="join-note"></div>
         <form id="join-form" autocomplete="off">
           <label for="name">${esc(t("join.name"))}</label>
           <input id="name" name="name" data-testid="name" maxlength="16" enterkeyhint="go"
@@ -57,15 +60,18 @@
       PH.store.set("name", name);
       const btn = form.querySelector("button");
       btn.disabled = true;
-      await PH.send("join", { name, lang: PH.lang });
+      const r = await PH.send("join", { name, lang: PH.lang });
       btn.disabled = false;
+      claimOffer = r && r.code === "name_taken_away" ? name : null;
+      renderJoin("");
     });
+    PH.patch(app.querySelector(".join-note"), note, PH.wireClaimNote);
   }
 
   function rosterHtml(s, hostTools) {
     return `<ul class="roster" data-testid="roster">${s.party.roster.map((r) => `
       <li class="${r.connected ? "" : "away"}">
-        <span class="dot" style="background:${PH.colorOf(s, r.seat)}"></span>
+        ${PH.markOf(s, r.seat)}
         <span class="who">${esc(r.name)}${s.me && r.seat === s.me.seat ? ` <em>(${esc(t("common.you"))})</em>` : ""}</span>
         ${r.host ? `<span class="tag">${esc(t("roster.host"))}</span>` : ""}
         ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
@@ -88,11 +94,13 @@
         ${hostTools ? `<p class="tag host">${esc(t("host.you_are_host"))}</p>` : ""}
         ${s.party.ended && s.party.ended.reason !== "finished" ? `<p class="event" data-testid="ended">${esc(t("lobby.ended." + s.party.ended.reason))}</p>` : ""}
         <p class="game-name">${esc(t("lobby.game"))}: <strong>${esc(t(s.party.game_key + ".name"))}</strong></p>
+        ${PH.record ? PH.record.phone(s) : ""}
         ${hostTools ? `<div class="pick">${s.party.games.map((x) => `<button class="${x.key === s.party.game_key ? "on" : ""}" data-choose="${esc(x.key)}">${esc(t(x.key + ".name"))}</button>`).join("")}</div>
           <button class="primary big" data-host="start" data-testid="start" ${canStart ? "" : "disabled"}>${esc(t("lobby.start"))}</button>
           ${!canStart && g ? `<p class="note">${esc(t("lobby.need", { game: t(g.key + ".name"), min: g.min, max: g.max, count }))}</p>`
             : g && count > g.max ? `<p class="note">${esc(t("lobby.sitout", { count: count - g.max }))}</p>` : ""}`
           : `<p class="waiting" data-testid="waiting">${esc(t("lobby.waiting"))}</p>`}
+        ${PH.coach ? PH.coach.lobby(s) : ""}
         <div class="game-options-here"></div>
         <h2>${esc(t("lobby.players"))} (${count})</h2>
         ${rosterHtml(s, hostTools)}
@@ -123,7 +131,7 @@
 
   function renderGame(s) {
     const game = PH.games[s.game.game];
-    if (screen !== "game") setScreen("game", `<div class="host-slot"></div><div class="banner-slot"></div><div id="game-root"></div><div class="pause-slot"></div>`);
+    if (screen !== "game") setScreen("game", `<div class="host-slot"></div><div class="banner-slot"></div><div id="game-root"></div><div class="howto-here"></div><div class="pause-slot"></div>`);
     const spectating = !s.me.playing;
     app.querySelector(".banner-slot").innerHTML = spectating
       ? `<p class="spectator" data-testid="spectator">${esc(t("spectator.banner"))}</p>` : "";
@@ -134,6 +142,7 @@
     if (open && hostSlot.querySelector("details")) hostSlot.querySelector("details").open = true;
     PH.wireHost(app, s);
     if (game) game.phone(app.querySelector("#game-root"), s);
+    if (PH.howto) PH.howto.spectator(app.querySelector(".howto-here"), spectating ? s : null);
   }
 
   function render() {

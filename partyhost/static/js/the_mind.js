@@ -13,7 +13,7 @@
 
   function hearts(n, sym, empty, cls) {
     const icons = n > 0 ? Array.from({ length: n }, () => sym).join("") : `<i class="none">${empty}</i>`;
-    return `<span class="${cls}" data-testid="${cls}" aria-label="${esc(t("the_mind." + cls))} ${n}">${icons}<b>${n}</b></span>`;
+    return `<span class="${cls}" data-testid="${cls}" role="img" aria-label="${esc(t("the_mind." + cls))} ${n}">${icons}<b>${n}</b></span>`;
   }
 
   function status(g) {
@@ -38,6 +38,9 @@
       case "shuriken_declined": return t("the_mind.event.shuriken_declined");
       case "shuriken_lapsed": return t("the_mind.event.shuriken_lapsed");
       case "left": return t("the_mind.event.left", { name: name(e.seat) });
+      case "waiting": return t("the_mind.event.waiting", { names: (e.seats || []).map(name).join("、") });
+      case "back": return t("the_mind.event.back", { name: name(e.seat) });
+      case "continued_without": return t("the_mind.event.continued_without", { name: name(e.seat) });
       case "level_complete": {
         /* a mistake, shuriken or departure that emptied the last hands is told first */
         const cause = e.cause && e.cause.kind !== "play" ? eventText({ last_event: e.cause }, s) + " → " : "";
@@ -97,6 +100,7 @@
       placed.push([lx, ly], [cx, cy + 9]);
       const title = hollow ? t("the_mind.chart_" + (c.reason || "mistake")) : PH.nameOf(s, c.seat);
       return `<g class="pt"><title>${esc(title)}</title><circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="13" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="4" ${hollow ? 'stroke-dasharray="5 4"' : ""}/>
+        <text x="${cx.toFixed(1)}" y="${(cy + 6).toFixed(1)}" class="mk" fill="${hollow ? col : "#14161f"}">${PH.shapeOf(c.seat)}</text>
         <text x="${lx.toFixed(1)}" y="${ly.toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
     }).join("");
     return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" data-testid="chart">
@@ -111,14 +115,31 @@
     let prev = 0;
     return `<ol class="strip">${(chart.cards || []).map((c) => {
       const gap = (c.t - prev); prev = c.t;
-      return `<li class="${c.kind}" style="border-color:${PH.colorOf(s, c.seat)}"><b>${c.card}</b><span>${esc(PH.nameOf(s, c.seat))}</span><i>+${gap.toFixed(1)}${esc(t("the_mind.chart_time"))}</i></li>`;
+      return `<li class="${c.kind}" style="border-color:${PH.colorOf(s, c.seat)}"><b data-mark="${PH.shapeOf(c.seat)}">${c.card}</b><span>${esc(PH.nameOf(s, c.seat))}</span><i>+${gap.toFixed(1)}${esc(t("the_mind.chart_time"))}</i></li>`;
     }).join("")}</ol>`;
   }
 
   function chartPanel(g, s) {
     if (!g.chart) return "";
-    return `<section class="chart-panel" data-testid="chart-panel"><h2>${esc(t("the_mind.chart", { level: g.chart.level }))}</h2>
+    const legend = `<p class="legend">${g.players.map((p) => `<span>${PH.markOf(s, p.seat)}${esc(PH.nameOf(s, p.seat))}</span>`).join("")}</p>`;
+    return `<section class="chart-panel" data-testid="chart-panel"><h2>${esc(t("the_mind.chart", { level: g.chart.level }))}</h2>${legend}
       ${chartSvg(g.chart, s)}</section>`;
+  }
+
+  /* Play is stopped for a phone that dropped (g.waiting): whom the table waits for, and for the
+     host a button per seat to go on without them (their cards set aside, no life lost). */
+  function awayBox(g, s) {
+    const waiting = g.waiting || [];
+    if (!waiting.length || g.phase === "won" || g.phase === "lost") return "";
+    const names = waiting.map((x) => PH.nameOf(s, x)).join("、");
+    return `<div class="away-wait" data-testid="away-wait" role="status">
+      <p>${esc(t("the_mind.waiting_tv", { names }))}</p><p class="small">${esc(t("the_mind.waiting_hint"))}</p>
+      ${s.host ? `<div class="row">${waiting.map((x) => `<button data-without="${esc(x)}" data-testid="continue-without">${esc(t("the_mind.continue_without", { name: PH.nameOf(s, x) }))}</button>`).join("")}</div>` : ""}
+    </div>`;
+  }
+  function wireAway(el, g) {
+    PH.guard(el.querySelectorAll("[data-without]"), (b) => PH.host("game", { action: { type: "continue_without", level: g.level, seat: b.dataset.without } }),
+      { key: "the_mind-without:" + g.level });
   }
 
   function waitingFor(g, s) {
@@ -145,7 +166,7 @@
     const playing = !!(s.me && s.me.playing && me);
     feel(g, s);
     const ev = g.phase === "won" || g.phase === "lost" || (g.proposal && g.last_event && g.last_event.kind === "shuriken_proposed")
-      ? "" : eventText(g, s);
+      || (g.waiting || []).length ? "" : eventText(g, s); /* the waiting box says it (awayBox) */
     let body = "";
     if (g.phase === "won" || g.phase === "lost") {
       body = `<div class="result ${g.phase}" data-testid="result">${esc(t(g.phase === "won" ? "the_mind.won" : "the_mind.lost"))}</div>
@@ -158,7 +179,8 @@
         body = `${lowest != null ? `<div class="bigcard dim" data-testid="lowest">${lowest}</div>` : `<p class="note">${esc(t("the_mind.no_cards"))}</p>`}
           ${handHtml}
           <button class="primary huge ${me.ready ? "done" : ""}" data-testid="ready" data-ready="${me.ready ? 0 : 1}">${esc(t(me.ready ? "the_mind.ready_done" : "the_mind.ready"))}</button>
-          <p class="note">${esc(t("the_mind.ready_hint"))}<br>${esc(waitingFor(g, s))}</p>`;
+          <p class="note">${esc(t("the_mind.ready_hint"))}<br>${esc(waitingFor(g, s))}</p>
+          <p class="mind-rule" data-testid="no-talking">${esc(t("the_mind.rule.silence"))}</p>`;
       } else {
         const wait = lockLeft();
         if (wait > 0) setTimeout(PH.refresh, wait + 20);
@@ -170,17 +192,18 @@
           : `<p class="note" data-testid="empty-hand">${esc(t("the_mind.no_cards"))}</p>`;
         body += `<div class="row"><button data-testid="stop" data-stop="1">${esc(t("the_mind.stop"))}</button></div>`;
       }
-      if (!g.proposal && g.shuriken > 0) body += `<div class="row"><button data-testid="propose" data-propose="1">✦ ${esc(t("the_mind.propose"))}</button></div>`;
+      if (!g.proposal && g.shuriken > 0) body += `<div class="row"><button data-testid="propose" data-propose="1">✦ ${esc(t("the_mind.propose"))}</button></div>
+        <p class="small mind-rule-note" data-testid="shuriken-rule">${esc(t("the_mind.rule.shuriken"))}</p>`;
     } else {
       /* a spectator: the table as the TV shows it, small */
       body = `<p class="small">${esc(t("the_mind.pile"))}</p>
         <div class="bigcard dim">${g.pile.length ? g.pile[g.pile.length - 1].card : "–"}</div>
-        <ul class="roster">${g.players.map((p) => `<li><span class="dot" style="background:${PH.colorOf(s, p.seat)}"></span>
+        <ul class="roster">${g.players.map((p) => `<li>${PH.markOf(s, p.seat)}
           <span class="who">${esc(PH.nameOf(s, p.seat))}</span><span>${esc(t("the_mind.cards_left", { count: p.cards }))}</span></li>`).join("")}</ul>`;
     }
     PH.patch(root, `<div class="mind phone">${status(g)}
       ${ev ? `<p class="event ${g.last_event.kind}" data-testid="event">${esc(ev)}</p>` : ""}
-      ${proposalBox(g, s, true)}${body}
+      ${proposalBox(g, s, true)}${awayBox(g, s)}${body}
       ${(g.phase === "won" || g.phase === "lost") && g.chart ? chartStrip(g.chart, s) : ""}</div>`, (el) => {
       /* every send is guarded (a double tap sends once); a play also by its card, so the button
          of a card on its way stays off even when another player's card redraws the screen */
@@ -196,6 +219,7 @@
       PH.guard(el.querySelector("[data-propose]"), () => PH.act({ type: "propose_shuriken", level: g.level }), { key: "the_mind-propose" });
       PH.guard(el.querySelectorAll("[data-vote]"), (b) => PH.act({ type: "vote_shuriken", proposal: g.proposal.id, agree: b.dataset.vote === "1" }),
         { key: "the_mind-vote:" + (g.proposal && g.proposal.id) });
+      wireAway(el, g);
     });
   }
 
@@ -218,7 +242,7 @@
     const revealed = new Map((g.revealed || []).map((r) => [r.seat, r.cards]));
     const players = g.players.map((p) => `
       <li class="${p.ready && g.phase === "ready" ? "ready" : ""} ${away.has(p.seat) ? "away" : ""}" data-seat="${esc(p.seat)}">
-        <span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(PH.nameOf(s, p.seat))}</span>
+        ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(PH.nameOf(s, p.seat))}</span>
         ${away.has(p.seat) ? `<span class="tag away">${esc(t("the_mind.away"))}</span>` : ""}
         ${revealed.has(p.seat)
           ? `<span class="hand" title="${esc(t("the_mind.revealed"))}">${revealed.get(p.seat).map((c) => `<span class="chip">${c}</span>`).join("") || "–"}</span>`
@@ -229,16 +253,17 @@
       <div class="pile">
         <div class="topcard ${top ? "" : "empty"}" data-testid="pile-top" style="${top ? `border-color:${PH.colorOf(s, top.seat)}` : ""}"><span>${top ? top.card : ""}</span></div>
         <p class="by">${top ? esc(PH.nameOf(s, top.seat)) : esc(t("the_mind.pile_empty"))}</p>
-        <ol class="pilerow">${g.pile.map((c) => `<li style="border-color:${PH.colorOf(s, c.seat)}">${c.card}</li>`).join("")}</ol>
+        <ol class="pilerow">${g.pile.map((c) => `<li style="border-color:${PH.colorOf(s, c.seat)}" data-mark="${PH.shapeOf(c.seat)}" title="${esc(PH.nameOf(s, c.seat))}">${c.card}</li>`).join("")}</ol>
       </div>`;
     const over = g.phase === "won" || g.phase === "lost";
     const why = g.phase === "lost" && g.last_event && g.last_event.cause ? eventText({ last_event: g.last_event.cause }, s) : "";
     const banner = over
       ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t(g.phase === "won" ? "the_mind.won" : "the_mind.lost"))}${why ? `<small>${esc(why)}</small>` : ""}</div>`
+      : (g.waiting || []).length ? awayBox(g, s)
       : g.proposal ? proposalBox(g, s, false)
       : ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : "<div></div>";
-    const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("the_mind.ready_hint"))}</p>` : ""}
-      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("the_mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
+    const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("the_mind.ready_hint"))} <b class="tv-silence" data-testid="tv-no-talking">${esc(t("the_mind.rule.silence"))}</b></p>` : ""}
+      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("the_mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}; --mc:${PH.colorOf(s, d.seat)}" data-mark="${PH.shapeOf(d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
     /* exactly five rows: status, banner, centre (pile or chart), players, footer */
     PH.patch(root, `<div class="mind tv phase-${g.phase}">
       ${status(g)}
@@ -247,6 +272,7 @@
       <ul class="players">${players}</ul>
       <div class="footer">${footer}</div>
     </div>`, (el) => {
+      wireAway(el, g);
       const svg = el.querySelector(".chart");
       if (!svg || redraw) return;
       const box = svg.getBoundingClientRect();

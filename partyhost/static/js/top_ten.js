@@ -39,7 +39,7 @@
   function tokensHtml(unicorns, poops, flipIndex) {
     const u = Array.from({ length: unicorns }, () => UNICORN).join("");
     const p = Array.from({ length: poops }, (_, i) => (i === flipIndex ? POOP.replace('class="tok poo"', 'class="tok poo flip"') : POOP)).join("");
-    return `<div class="tt-tokens" data-testid="tokens" data-unicorns="${unicorns}" data-poops="${poops}"
+    return `<div class="tt-tokens" data-testid="tokens" role="img" data-unicorns="${unicorns}" data-poops="${poops}"
       aria-label="${esc(t("top_ten.unicorns"))} ${unicorns}, ${esc(t("top_ten.poops"))} ${poops}">
       <span class="zone uni ${u ? "" : "empty"}" title="${esc(t("top_ten.unicorns"))}">${u || "<i></i>"}</span><span class="zone poo ${p ? "" : "empty"}" title="${esc(t("top_ten.poops"))}">${p || "<i></i>"}</span></div>`;
   }
@@ -150,7 +150,7 @@
     if (!g.history.length) return "";
     return `<ol class="tt-history" data-testid="tt-history">${g.history.map((h) => `<li>
       <span class="r">${h.round}</span><span class="th">${esc(h.theme ? h.theme.title : "")}</span>
-      <span class="seq">${h.reveals.map((r) => `<b class="${r.mistake ? "bad" : ""}" style="--c:${colour(s, r.seat)}">${r.number}</b>`).join("")}</span>
+      <span class="seq">${h.reveals.map((r) => `${PH.markOf(s, r.seat)}<b class="${r.mistake ? "bad" : ""}" style="--c:${colour(s, r.seat)}" title="${esc(nameOf(s, r.seat))}">${r.number}</b>`).join("")}</span>
       <span class="m ${h.mistakes ? "bad" : ""}">${esc(t("top_ten.mistakes", { count: h.mistakes }))}</span></li>`).join("")}</ol>`;
   }
 
@@ -215,6 +215,7 @@
         <span class="tt-round" data-testid="tt-round">${esc(t("top_ten.round_of", { round: g.round, rounds: g.rounds }))}</span>
         <span class="tt-captain" data-testid="tt-captain">${CROWN}${esc(t("top_ten.captain_is", { name: capName }))}</span>
         ${tokensHtml(d.unicorns, d.poops, d.flip)}
+        <span class="tt-tokens-rule" data-testid="tokens-rule">${esc(t("top_ten.tokens_rule"))}</span>
       </header>
       <section class="tt-centre">${centre}</section>
       ${d.phase === "order" || d.phase === "round_over" || (d.phase === "over" && g.reveals.length && !g.history.length) ? tilesHtml(s, g, d, answerers) : ""}
@@ -311,7 +312,7 @@
     const tiles = tilesHtml(s, g, d, answerers.length);
     if (d.phase === "answer") {
       const done = answerers.filter((p) => p.answered).length;
-      const list = `<ul class="tt-list">${answerers.map((p) => `<li class="${p.answered ? "answered" : ""}"><span class="dot" style="background:${colour(s, p.seat)}"></span>
+      const list = `<ul class="tt-list">${answerers.map((p) => `<li class="${p.answered ? "answered" : ""}">${PH.markOf(s, p.seat)}
         <span class="who">${p.seat === g.captain ? CROWN : ""}${esc(nameOf(s, p.seat))}</span><span class="ans">${answerText(p, g)}</span></li>`).join("")}</ul>`;
       const close = isCap && (!mine || !mine.answerer || mine.answered)
         ? `<button data-testid="close-answers">${esc(t("top_ten.close_answers"))}</button>` : "";
@@ -451,5 +452,5 @@
     });
   }
 
-  PH.games.top_ten = { phone, tv, lobby };
+  PH.games.top_ten = { phone, tv, lobby, tokensHtml };
 })();

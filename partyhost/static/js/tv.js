@@ -6,6 +6,9 @@
   const { t, esc } = PH;
   const app = document.getElementById("app");
   let screen = "";
+  /* The lobby's turn between tonight's record and the how-to (this TV only). */
+  let lobbyView = "howto";
+  let lobbyKey = "";
 
   PH.langButton();
   PH.connect("tv");
@@ -45,7 +48,7 @@
     const tool = (label, symbol) => (compact ? `title="${esc(label)}" aria-label="${esc(label)}">${symbol}` : `>${esc(label)}`);
     return `<ul class="roster big" data-testid="roster">${s.party.roster.map((r) => `
       <li class="${r.connected ? "" : "away"}" data-seat="${esc(r.seat)}">
-        <span class="dot" style="background:${PH.colorOf(s, r.seat)}"></span>
+        ${PH.markOf(s, r.seat)}
         <span class="who" title="${esc(r.name)}">${esc(r.name)}</span>
         ${r.host ? `<span class="tag host">${esc(t("roster.host"))}</span>` : ""}
         ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
@@ -66,22 +69,31 @@
       : count > g.max ? t("lobby.sitout", { count: count - g.max }) : t("lobby.ready_to_start");
     return `<div class="games">${s.party.games.map((x) => `
         <button class="game-tile ${x.key === s.party.game_key ? "on" : ""}" ${s.host ? "" : "disabled"} data-choose="${esc(x.key)}">
-          <strong>${esc(t(x.key + ".name"))}</strong></button>`).join("")}</div>
+          <strong>${esc(t(x.key + ".name"))}</strong>${PH.howto ? PH.howto.tileNote(s, x.key) : ""}</button>`).join("")}</div>
       ${g ? `<p class="blurb" data-testid="blurb">${esc(t(g.key + ".blurb"))}</p>` : ""}
       ${s.host ? `<button class="primary huge" data-host="start" data-testid="start" ${ok ? "" : "disabled"}>${esc(t("lobby.start"))}</button>` : ""}
-      <p class="note" data-testid="start-note">${esc(note)}</p>`;
+      <div class="start-row"><p class="note" data-testid="start-note">${esc(note)}</p>${PH.coach ? PH.coach.lobby(s) : ""}</div>`;
   }
 
   function renderLobby(s) {
     if (screen !== "lobby") {
       screen = "lobby";
       app.dataset.screen = "lobby";
-      app.innerHTML = `<div class="lobby"><section class="join-panel"></section><section class="side"></section></div>`;
+      app.innerHTML = `<div class="lobby"><section class="join-panel"></section><section class="howto-slot"></section><section class="record-slot"></section><section class="side"></section></div>`;
+      lobbyView = (s.party.record || []).length ? "record" : "howto";
+      lobbyKey = s.party.game_key;
     }
     const panel = app.querySelector(".join-panel");
+    /* once a game has been played, tonight's record takes the how-to's place; choosing another
+       game brings that game's how-to back, and one button turns between the two */
+    const hasRecord = Boolean(PH.record && (s.party.record || []).length);
+    if (s.party.game_key !== lobbyKey) { lobbyKey = s.party.game_key; lobbyView = "howto"; }
+    const showRecord = hasRecord && lobbyView === "record";
     const panelHtml = `${qrBlock(s, false)}${addressPicker(s)}
-        <p class="roomcode">${esc(t("app.room"))} <strong data-testid="room-code">${esc(s.party.room)}</strong></p>`;
-    PH.patch(panel, panelHtml, (el) => PH.wireHost(el, s));
+        <p class="roomcode">${esc(t("app.room"))} <strong data-testid="room-code">${esc(s.party.room)}</strong>${
+          hasRecord && !showRecord ? ` <button class="small rec-toggle" data-lobby-view="record" data-testid="show-record">${esc(t("record.show"))}</button>` : ""}</p>`;
+    PH.patch(panel, panelHtml, (el) => { PH.wireHost(el, s); wireLobbyView(el); });
+    app.querySelector(".lobby").classList.toggle("show-record", showRecord);
     const many = s.party.roster.length > 4;
     const side = app.querySelector(".side");
     if (!side.querySelector(".game-options")) {
@@ -105,6 +117,31 @@
       if (side.scrollHeight <= side.clientHeight + 1) break;
     }
     PH.wireHost(players, s);
+    if (PH.howto) PH.howto.lobby(app.querySelector(".howto-slot"), s);
+    const recordSlot = app.querySelector(".record-slot");
+    /* the slot's size settles after the QR code and the side column: draw again when it changes */
+    if (!recordSlot.dataset.observed && window.ResizeObserver) {
+      recordSlot.dataset.observed = "1";
+      new ResizeObserver(() => { if (recordSlot.isConnected && PH.last && PH.last.party.phase !== "game") render(); }).observe(recordSlot);
+    }
+    if (showRecord) {
+      const sig = [PH.lang, recordSlot.clientWidth, recordSlot.clientHeight, JSON.stringify(s.party.record),
+        JSON.stringify(s.party.scoreboard)].join("|");
+      if (recordSlot.dataset.sig !== sig || !recordSlot.firstChild) {
+        recordSlot.dataset.sig = sig;
+        PH.record.tv(recordSlot, s, `<button class="small rec-toggle" data-lobby-view="howto" data-testid="show-howto">${esc(t("record.show_howto"))}</button>`);
+        wireLobbyView(recordSlot);
+      }
+    } else if (recordSlot.firstChild) {
+      recordSlot.innerHTML = "";
+      recordSlot.dataset.sig = "";
+    }
+  }
+
+  function wireLobbyView(el) {
+    el.querySelectorAll("[data-lobby-view]").forEach((b) => {
+      b.onclick = () => { lobbyView = b.dataset.lobbyView; render(); };
+    });
   }
 
   function hostBar(s) {

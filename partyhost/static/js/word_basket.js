@@ -95,13 +95,15 @@
       const n = card.number;
       if ((n === 7 && r.length < 7) || (n !== 7 && r.length !== n)) return { code: "wrong_length", params: { card: cardLabel(card), length: r.length } };
     }
-    if (g.last_word && g.last_word === r.kana) return { code: "word_repeated", params: { word: r.kana } };
+    /* words, not readings: 白紙 then 博士 (both はくし) is no repeat (WordBasket.same_word) */
+    const otherWriting = r.surface && g.last_surface && KANJI.test(r.surface) && r.surface !== g.last_surface;
+    if (g.last_word && g.last_word === r.kana && !otherWriting) return { code: "word_repeated", params: { word: r.kana } };
     return null;
   }
 
   /* ---------- shared pieces ---------- */
   const name = (s, seat) => PH.nameOf(s, seat);
-  const who = (s, seat) => `<b class="who" style="color:${PH.colorOf(s, seat)}">${esc(name(s, seat))}</b>`;
+  const who = (s, seat) => `${PH.markOf(s, seat)}<b class="who" style="color:${PH.colorOf(s, seat)}">${esc(name(s, seat))}</b>`;
 
   function eventText(e, s) {
     if (!e) return "";
@@ -181,7 +183,7 @@
   /* ---------- the phone ---------- */
   const P = {
     screen: null, input: null, composing: false, reading: null /* chosen reading of a kanji word */,
-    lookupSent: "", lookupTimer: null, resetMode: false, reachWith: false,
+    lookupSent: "", lookupTimer: null, resetMode: false, graceTimer: null,
     play: null /* the hand's guarded send (a tap, or Enter in the field) */,
     s: null, game: null /* s.party.serial of the game drawn */,
   };
@@ -203,7 +205,7 @@
     if (!lk || lk.text !== key) return { pending: true, key };
     if (!lk.readings.length) return { error: "reading_unknown", params: { word: key } };
     if (!lk.readings.includes(P.reading)) P.reading = lk.readings[0];
-    return { r: reading(P.reading), readings: lk.readings, kanji: true };
+    return { r: Object.assign(reading(P.reading), { surface: key }), readings: lk.readings, kanji: true };
   }
 
   function requestLookup(key) {
@@ -286,12 +288,29 @@
     const hand = g.hand || [];
     const action = { type: "play", field: g.field.serial, card: Number(b.dataset.card), word: typed().trim() };
     if (cur.kanji) action.reading = P.reading;
-    if (hand.length === 2 && P.reachWith) action.reach = true;
     b.classList.add("sending");
     return PH.act(action).then((r) => {
-      if (r.ok) { P.input.value = ""; P.reading = null; P.reachWith = false; PH.buzz(40); }
+      /* "ok" also answers a play that lost a near-race (it bounced back to the hand): the word is
+         cleared and the success buzz given only once a state shows the card left the hand */
+      if (r.ok) { P.sent = { card: action.card, field: action.field, word: action.word }; settlePlay(P.s && P.s.game); }
       return r;
     });
+  }
+
+  /* A play the server took: the next state says whether the card entered the basket (success:
+     clear the word, short buzz) or came back from a near-race this phone lost (keep the word;
+     feel() tells the holder who won, by how much). */
+  function settlePlay(g) {
+    const sent = P.sent;
+    if (!sent || !g || !g.hand) return;
+    const lost = g.race && g.race.loser === g.me && g.race.field === sent.field;
+    if (lost) { P.sent = null; return; }
+    if (g.hand.some((c) => c.id === sent.card) && g.field.serial === sent.field) return; /* not in yet */
+    if (g.hand.some((c) => c.id === sent.card)) { P.sent = null; return; } /* back in hand (rejected later) */
+    P.sent = null;
+    if (typed().trim() === sent.word) P.input.value = "";
+    P.reading = null;
+    PH.buzz(40);
   }
 
   function drawTop(s) {
@@ -380,14 +399,22 @@
     if (g.phase !== "over") {
       if (P.resetMode) btn.push(`<button data-do="cancel" data-testid="reset-cancel">${esc(t("word_basket.ui.cancel"))}</button>`);
       else if (live && !g.pending_win && hand.length) btn.push(`<button data-do="reset" data-testid="reset">${esc(t("word_basket.ui.reset"))}</button>`);
-      if (me && hand.length === 1 && !me.reach) btn.push(`<button class="primary" data-do="reach" data-testid="reach">${esc(t("word_basket.ui.reach"))}</button>`);
-      if (hand.length === 2 && live) btn.push(`<label class="reachwith"><input type="checkbox" data-do="reachwith" data-testid="reach-with" ${P.reachWith ? "checked" : ""}> ${esc(t("word_basket.ui.reach_with"))}</label>`);
+      /* リーチ is one tap right when the play leaves one card, as quick as saying it (RULES.md
+         "Reach"): a big button first in the row, no box to tick before playing */
+      if (me && hand.length === 1 && !me.reach) btn.unshift(`<button class="primary wb-reach-now" data-do="reach" data-testid="reach">${esc(t("word_basket.ui.reach_now"))}</button>`);
       const ch = g.challengeable;
       if (live && ch && ch.seat !== g.me) btn.push(`<button class="warn" data-do="challenge" data-testid="challenge">${esc(t("word_basket.ui.challenge", { word: ch.word }))}</button>`);
       if (live) {
+        const now = PH.serverNow();
         for (const p of g.players) {
           if (p.seat === g.me) continue;
           const pw = g.pending_win && g.pending_win.seat === p.seat && g.pending_win.needs.includes("reach");
+          /* the grace: the point-out shows once the player has had the time to tap リーチ */
+          if (!pw && p.point_out_from && now < p.point_out_from) {
+            clearTimeout(P.graceTimer);
+            P.graceTimer = setTimeout(PH.refresh, (p.point_out_from - now) * 1000 + 50);
+            continue;
+          }
           if ((p.cards === 1 && !p.reach) || pw) btn.push(`<button class="warn" data-point="${esc(p.seat)}" data-testid="point-out-${esc(p.seat)}">${esc(t("word_basket.ui.point_out", { name: name(s, p.seat) }))}</button>`);
         }
       }
@@ -410,8 +437,6 @@
         const c = P.s.game.challengeable;
         return c ? PH.act({ type: "challenge", field: c.field }) : null;
       }, { key: "wb-challenge" });
-      const rw = el.querySelector("[data-do=reachwith]");
-      if (rw) rw.onchange = () => { P.reachWith = rw.checked; };
       el.querySelectorAll("[data-point]").forEach((b) => {
         PH.guard(b, () => PH.act({ type: "point_out", seat: b.dataset.point }), { key: "wb-point:" + b.dataset.point });
       });
@@ -441,6 +466,7 @@
 
   function render(s) {
     P.s = s;
+    settlePlay(s.game);
     drawTop(s);
     drawBanner(s);
     drawHand(s);
@@ -455,7 +481,7 @@
     P.screen = PH.mount(root, "word_basket:" + s.party.serial, skeleton(), build);
     if (P.screen.fresh && P.game !== s.party.serial) {
       P.game = s.party.serial;
-      P.reading = null; P.reachWith = false; P.resetMode = false;
+      P.reading = null; P.resetMode = false;
     }
     if (P.resetMode && (g.phase !== "play" || g.pending_win)) P.resetMode = false;
     feel(g, s);
@@ -490,7 +516,7 @@
     const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
     return `<ul class="wb-players" data-testid="players">${g.players.map((p) => `
       <li class="${p.reach ? "reaching" : ""} ${away.has(p.seat) ? "away" : ""} ${g.winner === p.seat ? "winner" : ""}" data-seat="${esc(p.seat)}">
-        <span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(name(s, p.seat))}</span>
+        ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(name(s, p.seat))}</span>
         <span class="backs" data-testid="count-${esc(p.seat)}">${Array.from({ length: Math.min(p.cards, 10) }, () => "<i></i>").join("")}<b>${p.cards}</b></span>
         ${p.reach ? `<span class="reach-tag">${esc(t("word_basket.ui.reach"))}</span>` : ""}
         ${p.handicap !== "normal" ? `<span class="tag">${esc(t("word_basket.ui.hc_short_" + p.handicap))}</span>` : ""}
@@ -561,7 +587,7 @@
       return;
     }
     const wasOpen = !!root.querySelector("details[open]");
-    const vs = o.vote_seconds || 20, rw = o.reach_window || 5;
+    const vs = o.vote_seconds || 20, rw = o.reach_window || 10;
     const choice = (attr, values, cur, label) => `<label class="small">${esc(t(label))}
       <select data-${attr} data-testid="opt-${attr}">${values.map((v) => `<option value="${v}" ${v === cur ? "selected" : ""}>${esc(t("word_basket.ui.seconds", { seconds: v }))}</option>`).join("")}</select></label>`;
     /* the kit redraws it only when it changed (a select being used stays open) */
@@ -570,7 +596,7 @@
       <div class="seg" data-testid="opt-mode">${modes.map((m) => `<button class="${m === mode ? "on" : ""}" data-mode="${m}" data-testid="mode-${m}">${esc(t("word_basket.ui.mode_" + m))}</button>`).join("")}</div>
       <p class="small">${esc(t("word_basket.ui.mode_help_" + mode))}</p>
       <div class="times">${choice("vote-seconds", [...new Set([10, 20, 30, 60, vs])].sort((a, b) => a - b), vs, "word_basket.ui.opt_vote_seconds")}
-        ${choice("reach-window", [...new Set([3, 5, 10, rw])].sort((a, b) => a - b), rw, "word_basket.ui.opt_reach_window")}</div>
+        ${choice("reach-window", [...new Set([5, 10, 15, 20, rw])].sort((a, b) => a - b), rw, "word_basket.ui.opt_reach_window")}</div>
       ${s.party.roster.length ? `<details ${wasOpen || Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("word_basket.ui.opt_handicap"))}</summary>
         <p class="small legend">${levels.map((l) => esc(t("word_basket.ui.handicap_" + l))).join(" · ")}</p>
         <ul class="hc">${s.party.roster.map((r) => `<li><span class="who">${esc(r.name)}</span>

@@ -1,0 +1,160 @@
+/* The first-round coach (はじめてモード), generic for every game: the TV's strip ("now" and
+ * "next"), each phone's tip for its role, the host's skip, and the lobby switch. It draws only
+ * what the server put in the view (game.coach, game.guide: i18n keys and params decided by each
+ * game's rules module), so a phone never learns more than its own view.
+ *
+ * A text is {key, params}: a param whose name ends in "seat" is a seat id shown as its name, a
+ * param that is {key} is itself a catalogue key (a team, a word language), a code such as
+ * "3-1-4" is drawn unbroken.
+ * Loaded on every page after app.js; it draws after the page has drawn each state. */
+"use strict";
+
+(() => {
+  const { t, esc } = PH;
+  const tv = document.body.classList.contains("tv");
+
+  function text(m, s) {
+    if (!m) return "";
+    const p = {};
+    for (const [k, v] of Object.entries(m.params || {})) {
+      if (v && typeof v === "object" && v.key) p[k] = t(v.key);
+      else if (/seat$/.test(k) && typeof v === "string") p[k] = PH.nameOf(s, v);
+      // a code such as 3-1-4 stays on one line (word joiners; a phone broke it after a hyphen)
+      else if (typeof v === "string" && /^\d(-\d)+$/.test(v)) p[k] = v.replace(/-/g, "\u2060-\u2060");
+      else p[k] = v;
+    }
+    return t(m.key, p);
+  }
+
+  /* The lobby's switch (host: a button; everyone else: what the next game will do). */
+  function lobby(s) {
+    const on = !!s.party.coach;
+    const state = t(on ? "coach.on" : "coach.off");
+    const control = s.host
+      ? `<button class="coach-toggle ${on ? "on" : ""}" type="button" data-coach-set="${on ? "off" : "on"}"
+           aria-pressed="${on}" data-testid="coach-switch">${esc(state)}</button>`
+      : `<strong data-testid="coach-switch">${esc(state)}</strong>`;
+    return `<div class="coach-lobby" data-coach="${on ? "on" : "off"}"><span>${esc(t("coach.switch"))}</span>${control}</div>`;
+  }
+
+  /* The help sheet's "what you can do now" line for this screen (empty outside a game). */
+  function guide(s) {
+    return s && s.game && s.game.guide ? text(s.game.guide.now, s) : "";
+  }
+
+  function running(s) {
+    return !!(s && s.party.phase === "game" && s.game && s.game.coach && !s.party.over);
+  }
+
+  /* ----- TV: a strip between the top bar and the game, taking its room from the page; the
+     host's skip sits in the top bar (beside pause and end), so the strip is only words ----- */
+  function drawStrip(s) {
+    let el = document.getElementById("coach-strip");
+    if (!el) {
+      const main = document.getElementById("app");
+      if (!main) return;
+      el = document.createElement("section");
+      el.id = "coach-strip";
+      el.className = "coach-strip";
+      el.dataset.testid = "coach-strip";
+      el.setAttribute("aria-live", "polite");
+      el.setAttribute("aria-label", t("coach.title"));
+      main.parentNode.insertBefore(el, main);
+    }
+    let slot = document.getElementById("coach-hostslot");
+    const bar = document.getElementById("hostbar");
+    if (!slot && bar) {
+      slot = document.createElement("span");
+      slot.id = "coach-hostslot";
+      slot.className = "coach-hostslot";
+      bar.parentNode.insertBefore(slot, bar);
+    }
+    const skip = running(s) && s.host && !s.party.paused
+      ? `<button class="coach-skip" type="button" data-coach-skip data-testid="coach-skip">${esc(t("coach.skip"))}</button>` : "";
+    if (slot && slot.dataset.html !== skip) { slot.dataset.html = skip; slot.innerHTML = skip; }
+    const strip = running(s) ? s.game.coach.strip : null;
+    if (!strip) { el.hidden = true; el.innerHTML = ""; el.dataset.html = ""; delete el.dataset.step; return; }
+    el.hidden = false;
+    el.dataset.step = strip.step;
+    const html = `<p class="coach-now" data-testid="coach-now"><b>${esc(t("coach.now"))}</b>${esc(text(strip.now, s))}</p>
+      <p class="coach-next" data-testid="coach-next"><b>${esc(t("coach.next"))}</b>${esc(text(strip.next, s))}</p>`;
+    if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
+  }
+
+  /* ----- phone: the tip for this seat's role, each one shown once ----- */
+  let current = null; /* the tip id on screen now */
+  /* per party and game: a game the host coaches again (the lobby switch) teaches again */
+  function seenKey(s) { return "coach.seen." + s.party.room + "." + s.party.serial; }
+  function seen(s) {
+    try { return JSON.parse(PH.store.get(seenKey(s)) || "[]"); } catch (e) { return []; }
+  }
+  function markSeen(s, id) {
+    const list = seen(s);
+    if (!list.includes(id)) { list.push(id); PH.store.set(seenKey(s), JSON.stringify(list.slice(-100))); }
+  }
+
+  function drawTip(s) {
+    const app = document.getElementById("app");
+    const root = app && app.querySelector("#game-root");
+    let el = app && app.querySelector("#coach-tip");
+    if (!root || !running(s)) { if (el) el.remove(); current = null; return; }
+    if (!el) {
+      el = document.createElement("section");
+      el.id = "coach-tip";
+      el.className = "coach-tip-slot";
+      root.parentNode.insertBefore(el, root);
+    }
+    const coach = s.game.coach;
+    const tip = coach.tip;
+    if (!tip || tip.id !== current) current = null;
+    if (tip && current === null && !seen(s).includes(tip.id)) {
+      current = tip.id;
+      markSeen(s, tip.id); /* shown once: after a reload or when it goes away, it does not come back */
+    }
+    const spectating = s.me && !s.me.playing;
+    const strip = spectating && coach.strip ? coach.strip : null;
+    const parts = [];
+    if (current && tip) {
+      parts.push(`<div class="coach-tip" data-testid="coach-tip" data-tip="${esc(tip.id)}" role="status">
+        <span class="coach-badge">${esc(t("coach.tip_label"))}</span>
+        <p>${esc(text(tip, s))}</p>
+        <button class="coach-ok" type="button" data-coach-ok data-testid="coach-ok">${esc(t("coach.ok"))}</button></div>`);
+    }
+    if (strip) {
+      parts.push(`<div class="coach-tip watch" data-testid="coach-watch" data-step="${esc(strip.step)}">
+        <span class="coach-badge">${esc(t("coach.title"))}</span>
+        <p><b>${esc(t("coach.now"))}</b> ${esc(text(strip.now, s))}</p></div>`);
+    }
+    if (s.host) {
+      parts.push(`<button class="coach-skip" type="button" data-coach-skip data-testid="coach-skip">${esc(t("coach.skip"))}</button>`);
+    }
+    const html = parts.join("");
+    if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
+    el.hidden = !parts.length;
+  }
+
+  function draw() {
+    const s = PH.last;
+    if (!s) return;
+    if (tv) drawStrip(s);
+    else if (s.me) drawTip(s);
+  }
+
+  document.addEventListener("click", (e) => {
+    const target = e.target instanceof Element ? e.target : null;
+    if (!target) return;
+    const set = target.closest("[data-coach-set]");
+    if (set) { PH.host("coach", { on: set.dataset.coachSet === "on" }); return; }
+    if (target.closest("[data-coach-skip]")) { PH.host("coach", { on: false }); return; }
+    if (target.closest("[data-coach-ok]")) {
+      current = null;
+      draw();
+    }
+  });
+
+  /* after the page's own drawing of the same state (tv.js / phone.js listen after this file) */
+  PH.on("state", () => queueMicrotask(draw));
+  PH.on("lang", () => queueMicrotask(draw));
+
+  PH.coach = { text, lobby, guide };
+})();

@@ -1,0 +1,275 @@
+"""The first-round coach (はじめてモード) and the "what you can do now" guide (issue 12, item 2).
+
+The party decides the coach per game kind (on for the first game of each kind, the host's lobby
+switch, remembered through a restart), the host skips it mid-game, and each game's coach walks
+the table through its first round in order: the TV's strip steps, each role's tip on the right
+phone only. The conformance suite (``tests/conformance.py``) checks every view's shape, texts
+and non-interference in whole games; here are the sequences and the party's part.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from partyhost import i18n
+from partyhost.engine import Engine
+from partyhost.games import registry
+from partyhost.games.decrypto import Decrypto
+from partyhost.games.diabolo import Diabolo
+from partyhost.games.the_mind import TheMind
+from partyhost.games.top_ten import TopTen
+from partyhost.games.word_basket import WordBasket
+from partyhost.lexicon import kana
+from partyhost.party import Party
+
+from .helpers import Rig
+
+
+def strip_step(game) -> str | None:
+    coach = game.view(None)["coach"]
+    return coach["strip"]["step"] if coach and coach["strip"] else None
+
+
+def tip_of(game, seat) -> str | None:
+    coach = game.view(seat)["coach"]
+    return coach["tip"]["id"].split(".tip.")[1] if coach and coach["tip"] else None
+
+
+def text(view_part: dict, lang: str = "en") -> str:
+    """The words a page shows for a coach text (seat ids stay ids here)."""
+    params = {k: i18n.message(lang, v["key"]) if isinstance(v, dict) else v for k, v in view_part["params"].items()}
+    return i18n.message(lang, view_part["key"], **params)
+
+
+# --- the party: on for the first game of each kind ---------------------------------------------------
+
+
+def test_the_coach_runs_for_the_first_game_of_each_kind_and_the_switch_decides_the_next_start():
+    rig = Rig()
+    tv = rig.tv()
+    a, b = rig.phone("a"), rig.phone("b")
+    assert tv.state["party"]["coach"] is True
+    assert tv.send("host", {"op": "start"})["ok"]
+    assert rig.game.coach is True
+    assert tv.state["game"]["coach"]["strip"]["step"] == "ready"
+    assert a.state["game"]["coach"]["tip"]["id"] == "the_mind.tip.ready"
+    assert tv.send("host", {"op": "end"})["ok"]
+    assert tv.state["party"]["coach"] is False  # The Mind was played: off by default now
+    assert tv.send("host", {"op": "restart"})["ok"]
+    assert rig.game.coach is False and a.state["game"]["coach"] is None
+    assert tv.send("host", {"op": "end"})["ok"]
+    # the host switches it back on for one more start
+    assert tv.send("host", {"op": "coach", "on": True})["ok"]
+    assert a.state["party"]["coach"] is True  # phones see the switch too
+    assert tv.send("host", {"op": "start"})["ok"]
+    assert rig.game.coach is True
+    assert tv.send("host", {"op": "end"})["ok"]
+    # a new kind: on; switched off in the lobby: off
+    assert tv.send("host", {"op": "choose", "game": "word_basket"})["ok"]
+    assert tv.state["party"]["coach"] is True
+    assert tv.send("host", {"op": "coach", "on": False})["ok"]
+    assert tv.state["party"]["coach"] is False
+    assert tv.send("host", {"op": "start"})["ok"]
+    assert rig.game.coach is False
+    assert tv.state["game"]["coach"] is None and a.state["game"]["guide"]["now"]["key"].startswith("word_basket.")
+
+
+def test_only_the_host_switches_or_skips_and_skip_ends_the_coach_on_every_screen():
+    rig = Rig()
+    tv = rig.tv()
+    a, b = rig.phone("a"), rig.phone("b")
+    refused = a.send("host", {"op": "coach", "on": False})
+    assert refused["ok"] is False and refused["code"] == "not_host"
+    assert tv.send("host", {"op": "start"})["ok"]
+    refused = a.send("host", {"op": "coach", "on": False})
+    assert refused["code"] == "not_host" and rig.game.coach is True
+    assert tv.send("host", {"op": "coach"})["code"] == "malformed"  # says neither on nor off
+    assert tv.send("host", {"op": "coach", "on": "no"})["code"] == "malformed"
+    assert rig.game.coach is True
+    assert tv.send("host", {"op": "promote", "seat": a.seat})["ok"]
+    version = rig.game.version
+    assert a.send("host", {"op": "coach", "on": False})["ok"]  # the host phone's skip
+    assert rig.game.version == version + 1
+    for screen in (tv, a, b):
+        assert screen.state["game"]["coach"] is None
+        assert screen.state["game"]["guide"]["now"]["key"].startswith("the_mind.guide.")
+
+
+def test_the_party_remembers_what_was_played_and_the_game_its_coach_through_a_restart():
+    party = Party(room="ABCD")
+    party.played = ["the_mind"]
+    party.coach_choice = {"decrypto": False}
+    data = json.loads(json.dumps(party.to_dict()))
+    back = Party.from_dict(data, random.Random(1))
+    assert back.played == ["the_mind"] and back.coach_choice == {"decrypto": False}
+    assert back.coach_on("the_mind") is False and back.coach_on("decrypto") is False
+    assert back.coach_on("top_ten") is True
+    # an older snapshot without these fields: nothing played yet
+    old = {k: v for k, v in data.items() if k not in ("played", "coach_choice")}
+    assert Party.from_dict(old, random.Random(1)).coach_on("the_mind") is True
+    # a game's own snapshot keeps its coach (a host restart mid-round keeps teaching)
+    game = TheMind()
+    game.setup(["s1", "s2"], {}, random.Random(1), 0.0)
+    game.coach = True
+    assert TheMind.from_dict(game.to_dict(), random.Random(1)).coach is True
+    old_game = {k: v for k, v in game.to_dict().items() if k != "coach"}
+    assert TheMind.from_dict(old_game, random.Random(1)).coach is False
+
+
+def test_an_engine_restored_from_a_snapshot_keeps_the_coach_and_what_was_played():
+    rig = Rig()
+    tv = rig.tv()
+    rig.phone("a"), rig.phone("b")
+    assert tv.send("host", {"op": "start"})["ok"]
+    snapshot = json.loads(json.dumps({"party": rig.engine.party.to_dict(), "game_now": 5.0}))
+    engine = Engine(lambda *a: None, seed=1, snapshot=snapshot)
+    assert engine.party.game.coach is True and engine.party.played == ["the_mind"]
+    assert engine.party.game.view(None)["coach"]["strip"]["step"] == "ready"
+
+
+# --- privacy: a role's tip reaches only that role -----------------------------------------------------
+
+
+def test_the_encryptors_tip_reaches_no_other_seat_and_not_the_tv():
+    g = Decrypto()
+    g.setup([f"s{i}" for i in range(1, 7)], registry.check_options(Decrypto, {}), random.Random(4), 0.0)
+    g.coach = True
+    encryptors = set(g.encryptors.values())
+    for seat in g.players:
+        tip = g.view(seat)["coach"]["tip"]
+        if seat in encryptors:
+            assert tip["id"] == "decrypto.tip.encryptor"
+            assert g.view(seat)["guide"]["now"]["params"]["code"] == "-".join(map(str, g.codes[g.team_of(seat)]))
+        else:
+            assert tip["id"] != "decrypto.tip.encryptor"
+            assert "code" not in json.dumps(g.view(seat)["guide"])
+    table = json.dumps(g.view(None)["coach"]) + json.dumps(g.view(None)["guide"])
+    assert "tip.encryptor" not in table and "guide.encrypt\"" not in table
+    assert g.view(None)["coach"]["tip"] is None and g.view("s1")["coach"]["strip"] is None
+
+
+# --- each game's first round, in order ---------------------------------------------------------------
+
+
+def started(cls, players: int, seed: int = 3, **options):
+    g = cls()
+    cls.prepare()
+    g.setup([f"s{i}" for i in range(1, players + 1)], registry.check_options(cls, options), random.Random(seed), 0.0)
+    g.coach = True
+    return g
+
+
+def test_the_mind_level_one_ready_play_shuriken_and_the_level_done():
+    g = started(TheMind, 3)
+    assert strip_step(g) == "ready" and tip_of(g, "s1") == "ready"
+    for s in g.players:
+        g.apply(s, {"type": "ready", "level": 1, "ready": True}, 1.0)
+    assert strip_step(g) == "play" and tip_of(g, "s1") == "play"
+    g.apply("s1", {"type": "propose_shuriken", "level": 1}, 2.0)
+    assert strip_step(g) == "shuriken"
+    assert tip_of(g, "s1") == "shuriken_proposer" and tip_of(g, "s2") == "shuriken_vote"
+    assert "s1" in json.dumps(g.view(None)["coach"]["strip"]["now"]["params"])
+    g.apply("s2", {"type": "vote_shuriken", "proposal": 1, "agree": False}, 2.5)
+    assert strip_step(g) == "play"
+    # a mistake: the highest card first
+    top = max(g.players, key=lambda s: g.hands[s][0])
+    g.apply(top, {"type": "play", "level": 1, "card": g.hands[top][0]}, 3.0)
+    assert strip_step(g) == "level_done"  # one card each: the mistake emptied every hand
+    for s in g.players:
+        g.apply(s, {"type": "ready", "level": 2, "ready": True}, 4.0)
+    assert strip_step(g) is None and tip_of(g, "s1") == "play"  # tips go on while the coach is on
+
+
+def test_decrypto_round_one_then_the_first_interception():
+    g = started(Decrypto, 4)
+    assert strip_step(g) == "encrypt"
+    assert "round 2" in text(g.view(None)["coach"]["strip"]["next"]).lower()
+    white, black = g.encryptors["white"], g.encryptors["black"]
+    mate = next(s for s in g.teams["white"] if s != white)
+    assert tip_of(g, white) == "encryptor" and tip_of(g, mate) == "wait"
+    for team in ("white", "black"):
+        g.apply(g.encryptors[team], {"type": "clues", "round": 1, "clues": [f"zq{team}{i}" for i in range(3)],
+                                     "final": True}, 1.0)
+    assert strip_step(g) == "decode" and g.active == "white"
+    assert tip_of(g, white) == "silent" and tip_of(g, mate) == "decoder"
+    assert tip_of(g, black) == "wait_round1"
+    g.apply(mate, {"type": "lock", "round": 1, "team": "white", "code": g.codes["white"]}, 2.0)
+    assert strip_step(g) == "reveal" and tip_of(g, mate) == "reveal"
+    g.host_apply({"type": "next", "round": 1, "team": "white"}, 3.0)
+    black_mate = next(s for s in g.teams["black"] if s != black)
+    g.apply(black_mate, {"type": "lock", "round": 1, "team": "black", "code": g.codes["black"]}, 4.0)
+    strip = g.view(None)["coach"]["strip"]
+    assert strip["step"] == "reveal" and strip["next"]["key"] == "decrypto.coach.next.reveal_end1"
+    assert "interception" in text(strip["next"]).lower()
+    g.host_apply({"type": "next", "round": 1, "team": "black"}, 5.0)
+    assert strip_step(g) == "encrypt2"
+    for team in ("white", "black"):
+        g.apply(g.encryptors[team], {"type": "clues", "round": 2, "clues": [f"zr{team}{i}" for i in range(3)],
+                                     "final": True}, 6.0)
+    assert strip_step(g) == "intercept"
+    interceptor = next(s for s in g.teams["black"] if g.group_of(s) == "intercept")
+    assert tip_of(g, interceptor) == "interceptor"
+    assert "盗聴" in text(g.view(None)["coach"]["strip"]["now"], "ja")
+
+
+def test_top_ten_round_one_theme_answers_calls_and_tokens():
+    g = started(TopTen, 4, first_captain="s1")
+    assert strip_step(g) == "choose" and tip_of(g, "s1") == "captain_choose" and tip_of(g, "s2") is None
+    g.apply("s1", {"type": "choose", "round": 1, "theme": 0}, 1.0)
+    assert strip_step(g) == "answer" and tip_of(g, "s2") == "answer" and tip_of(g, "s1") == "captain_answer"
+    assert g.view("s2")["guide"]["now"]["params"] == {}  # the number stays in one place
+    g.apply("s1", {"type": "answer", "round": 1, "text": ""}, 1.5)  # the captain answers first
+    assert tip_of(g, "s1") == "captain_listen"
+    for s in ("s2", "s3", "s4"):
+        g.apply(s, {"type": "answer", "round": 1, "text": ""}, 2.0)
+    assert strip_step(g) == "order" and tip_of(g, "s1") == "captain_order" and tip_of(g, "s2") == "wait_order"
+    order = sorted(g.players, key=lambda s: -g.numbers[s])  # highest first: a mistake
+    g.apply("s1", {"type": "pick", "round": 1, "seat": order[0]}, 3.0)
+    g.apply("s1", {"type": "confirm", "round": 1, "seat": order[0]}, 3.0)
+    g.apply("s1", {"type": "pick", "round": 1, "seat": order[1]}, 3.0)
+    g.apply("s1", {"type": "confirm", "round": 1, "seat": order[1]}, 3.0)
+    assert strip_step(g) == "mistake" and tip_of(g, "s2") == "tokens"
+    for seat in order[2:]:
+        g.apply("s1", {"type": "pick", "round": 1, "seat": seat}, 3.0)
+        g.apply("s1", {"type": "confirm", "round": 1, "seat": seat}, 3.0)
+    assert strip_step(g) == "round_over" and tip_of(g, "s2") == "next_captain"
+
+
+def test_word_basket_deal_play_reach_and_a_vote():
+    g = started(WordBasket, 2)
+    assert strip_step(g) == "deal" and tip_of(g, "s1") == "play"
+    assert g.view(None)["coach"]["strip"]["now"]["params"]["field"] in (g.field["kana"], "・".join(kana.ROWS.get(g.field["row"], "")))
+    g.hands["s1"] = g.hands["s1"][:1]  # down to one card: リーチ matters
+    assert tip_of(g, "s1") == "reach" and tip_of(g, "s2") == "point_out"
+    g.apply("s1", {"type": "reach"}, 1.0)
+    assert strip_step(g) == "reach" and tip_of(g, "s1") != "reach"
+
+
+def test_diabolo_round_one_names_the_word_language_and_explains_the_joker():
+    g = started(Diabolo, 3)
+    assert strip_step(g) == "turn"
+    assert "German" in text(g.view(None)["coach"]["strip"]["now"])
+    assert "ドイツ語" in text(g.view(None)["coach"]["strip"]["now"], "ja")
+    assert tip_of(g, g.dealer) == "dealer" and tip_of(g, next(s for s in g.players if s != g.dealer)) is None
+    joker = next(c["id"] for c in g.cards if c["joker"])
+    letter = next(c["id"] for c in g.cards if not c["joker"])
+    g.table = [letter]
+    assert tip_of(g, next(s for s in g.players if s != g.dealer)) == "claim"
+    g.table = [letter, joker]
+    assert strip_step(g) == "joker" and tip_of(g, g.dealer) == "joker"
+    assert "Ψ" in text(g.view(None)["coach"]["strip"]["now"], "ja")
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("word_lang", ["de", "en"])
+def test_diabolo_vote_tip_never_asks_to_reject_the_games_own_language(lang, word_lang):
+    """The vote tip named English as the example of a word to reject, also in an English-word
+    game; it names only the game's language now (once), whichever it is."""
+    name = i18n.message(lang, f"diabolo.coach.lang.{word_lang}")
+    text = i18n.message(lang, "diabolo.coach.tip.vote", language=name)
+    for other in ("de", "en"):
+        other_name = i18n.message(lang, f"diabolo.coach.lang.{other}")
+        assert text.count(other_name) == (1 if other == word_lang else 0), text
