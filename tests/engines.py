@@ -43,6 +43,7 @@ WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
 FIREFOX = "/usr/bin/firefox-esr"
 XVFB = "/usr/bin/Xvfb"
 LAUNCH_TRIES = 3
+CALL_TIMEOUT = 20  # seconds any one WebKit WebDriver call may take
 
 # Installed by every phone after each navigation (Firefox: before the page's own scripts).
 ERROR_HOOK = """
@@ -85,7 +86,7 @@ class Phone:
                 last = self.js(f"return ({cond});")
             except Exception as e:  # a navigation under way: the page is being replaced
                 last = f"(not evaluated: {str(e)[:200]})"
-                if time.monotonic() > deadline:
+                if time.monotonic() > deadline or is_driver_hang(e):
                     raise
             else:
                 if last:
@@ -111,8 +112,8 @@ class Phone:
             try:
                 self._click(css)
                 return
-            except Exception:  # redrawn between finding and clicking: find it again
-                if attempt == tries - 1:
+            except Exception as e:  # redrawn between finding and clicking: find it again
+                if attempt == tries - 1 or is_driver_hang(e):
                     raise
                 time.sleep(0.1)
 
@@ -127,8 +128,8 @@ class Phone:
             try:
                 self._type(css, text)
                 return
-            except Exception:  # redrawn meanwhile: find it again
-                if attempt == tries - 1:
+            except Exception as e:  # redrawn meanwhile: find it again
+                if attempt == tries - 1 or is_driver_hang(e):
                     raise
                 time.sleep(0.1)
 
@@ -219,27 +220,28 @@ class WebKitPhone(Phone):
         env = dict(os.environ, DISPLAY=display, GDK_BACKEND="x11")
         env.pop("WAYLAND_DISPLAY", None)
         last: Exception | None = None
+        self.service = None
         for _ in range(LAUNCH_TRIES):
-            service = Service(executable_path=str(wrapper), env=env, start_error_message="WebKitWebDriver failed")
+            # its own process group: close() can end the driver and every browser process it started
+            service = Service(executable_path=str(wrapper), env=env, start_error_message="WebKitWebDriver failed",
+                              popen_kw={"start_new_session": True})
             options = webdriver.WebKitGTKOptions()
             options.add_argument("--automation")
             try:
                 with warnings.catch_warnings():  # Selenium's WebKitGTK classes warn about their own internals
                     warnings.simplefilter("ignore", DeprecationWarning)
                     self.driver = webdriver.WebKitGTK(service=service, options=options)
+                self.service = service
                 break
             except Exception as e:  # a half-started browser: end it and try again
                 last = e
-                try:
-                    service.stop()
-                except Exception:
-                    pass
+                _kill_service(service)
         else:
             raise RuntimeError(f"WebKit did not start in {LAUNCH_TRIES} tries: {last!r}")
-        self.driver.set_script_timeout(30)
-        # Every WebDriver call answers or fails within 30 s (Selenium's default waits forever: a
-        # WebKit automation call that never answered hung a whole run here, see the note).
-        self.driver.command_executor._client_config.timeout = 30
+        self.driver.set_script_timeout(CALL_TIMEOUT)
+        # Every WebDriver call answers or fails within CALL_TIMEOUT s (Selenium's default waits
+        # forever: a WebKit automation call that never answered hung a whole run, see the note).
+        self.driver.command_executor._client_config.timeout = CALL_TIMEOUT
         self.viewport(width, height)
 
     def goto(self, url: str) -> None:
@@ -301,11 +303,50 @@ class WebKitPhone(Phone):
         self.driver.save_screenshot(str(path))
 
     def close(self) -> None:
+        """End the session (briefly: a hung session does not answer) and kill the driver's whole
+        process group (driver, MiniBrowser, web and network processes), whatever state it is in."""
         try:
+            self.driver.command_executor._client_config.timeout = 5
             self.driver.quit()
         except Exception:
             pass
+        _kill_service(self.service)
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _kill_service(service: Any) -> None:
+    """Kill a Selenium service's process group (started with ``start_new_session``)."""
+    proc = getattr(service, "process", None)
+    if proc is not None:
+        _kill_group(proc)
+        try:  # the leader may be gone while its browser processes are not
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        service.stop()
+    except Exception:
+        pass
+
+
+class WebKitRestarted(UserWarning):
+    """A WebKit WebDriver call hung; the session (and its Xvfb) was restarted and the test ran
+    again once. Shown in pytest's warnings summary so a retried run is never silent."""
+
+
+def is_driver_hang(exc: BaseException) -> bool:
+    """True when ``exc`` (or what caused it) is a WebDriver call that did not answer in time —
+    the WebKitGTK automation hang of issue 15 — rather than a failed check on the page."""
+    seen = 0
+    while exc is not None and seen < 10:
+        name = type(exc).__name__
+        text = str(exc)
+        if name in ("ReadTimeoutError", "TimeoutError", "MaxRetryError", "ProtocolError", "ScriptTimeoutException") \
+                or "Read timed out" in text or "timed out receiving message" in text:
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
 
 
 # --- Firefox over WebDriver BiDi --------------------------------------------------------------------

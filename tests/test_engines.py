@@ -20,11 +20,13 @@ Waits are for state (polled), never for time.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -38,10 +40,13 @@ from tests.engines import (
     Phone,
     Proxy,
     WebKitPhone,
+    WebKitRestarted,
     Xvfb,
+    is_driver_hang,
 )
 
-pytestmark = [pytest.mark.engines, pytest.mark.server]
+pytestmark = [pytest.mark.engines, pytest.mark.server,
+              pytest.mark.filterwarnings("default::tests.engines.WebKitRestarted")]
 
 SEED = 5
 SHOTS = Path(tempfile.gettempdir()) / "partyhost-shots" / "engines"
@@ -69,6 +74,7 @@ class Lane:
         self.peers: dict[str, SioPeer] = {}
         self.tokens: dict[str, str] = {}
         self.joined = False
+        self.webkit_restarts = 0
 
     # --- the Python side: the host (TV) and other players, straight to the server ---------------
 
@@ -122,8 +128,29 @@ class Lane:
             ph.type("[data-testid=name]", name)
             ph.click("[data-testid=join]")
             ph.wait("PH.last && PH.last.me && PH.last.me.name", "the phone to be seated")
+            self.token = ph.js('return localStorage.getItem("ph.token");')
             self.joined = True
         ph.wait('typeof PH !== "undefined" && PH.connected && PH.last && PH.last.me', "the phone online and seated")
+
+    def restart_webkit(self) -> None:
+        """Throw away a hung WebKit session: kill the driver, its browser processes and the Xvfb,
+        start both afresh, and put the phone back in its seat (its token, as a returning phone)."""
+        assert self.engine == "webkit"
+        self.proxy.set("up")
+        try:
+            self.phone.close()
+        finally:
+            if self.xvfb:
+                self.xvfb.close()
+        self.xvfb = Xvfb()
+        self.phone = WebKitPhone(self.xvfb.display)
+        self.webkit_restarts += 1
+        if self.joined and getattr(self, "token", None):
+            self.phone.goto(self.url + "/")
+            self.phone.js(f'localStorage.setItem("ph.token", {json.dumps(self.token)}); return true;')
+            self.phone.goto(self.url + "/")
+        else:
+            self.joined = False
 
     def to_lobby(self) -> None:
         s = self.tv().state
@@ -182,6 +209,27 @@ def checked(lane):
     errors = lane.phone.errors()
     lane.phone.seen_errors.clear()
     assert not errors, f"{lane.engine}: page errors: {errors}"
+
+
+def webkit_retry(test):
+    """Run a lane test; if a WebKit WebDriver call hangs (no answer in 20 s: WebKitGTK's
+    automation, seen only while the keep-awake video plays, see issue 15's note), restart WebKit
+    and its Xvfb and run the whole test again, once, from a clean page. Only a hang is retried:
+    a failed check (an assertion, a page error, a wait for state that ran out) fails at once, and
+    a second hang fails the test. Every retry is reported as a ``WebKitRestarted`` warning."""
+    @functools.wraps(test)
+    def run(checked):
+        try:
+            return test(checked)
+        except Exception as e:
+            if checked.engine != "webkit" or not is_driver_hang(e):
+                raise
+            warnings.warn(WebKitRestarted(
+                f"{test.__name__}: a WebKit WebDriver call did not answer ({type(e).__name__}: {str(e)[:120]}); "
+                "WebKit and Xvfb restarted, the test ran again from a clean page"))
+            checked.restart_webkit()
+        return test(checked)
+    return run
 
 
 # --- 1. instant reconnect on return -----------------------------------------------------------------
@@ -245,6 +293,7 @@ def check_reconnect_on_return(ph: Phone, proxy: Proxy) -> dict:
     return took
 
 
+@webkit_retry
 def test_reconnect_on_return(checked):
     lane = checked
     lane.ensure_joined()
@@ -270,6 +319,7 @@ def start_the_mind(lane: Lane) -> None:
                     '&& PH.last.game.hand.length > 0', "The Mind dealt on the phone")
 
 
+@webkit_retry
 def test_wake_video_survives_host_outage(checked):
     lane = checked
     if lane.engine != "webkit":
@@ -312,11 +362,15 @@ def mind(ph: Phone) -> dict:
 
 
 def ready_both(lane: Lane, level: int) -> None:
-    """The phone taps 準備OK, the Python player readies too: play starts."""
+    """The phone taps 準備OK, the Python player readies too: play starts. The Python player is
+    connected first: after a host restart it is away, and an away player without cards is not
+    waited for (issue 16), so the phone's tap alone would start play."""
     ph = lane.phone
+    lane.player("bo")
     ph.click('[data-testid=ready][data-ready="1"]')
     ph.wait("PH.last.game.players.some((p) => p.seat === PH.last.me.seat && p.ready)", "the phone ready")
-    assert lane.player("bo").act(type="ready", level=level, ready=True)["ok"]
+    r = lane.player("bo").act(type="ready", level=level, ready=True)
+    assert r["ok"], json.dumps([r, ph.js("return PH.last.game;")], ensure_ascii=False)
     ph.wait("PH.last.game.phase === 'playing'", "play to start")
 
 
@@ -358,6 +412,7 @@ def play_level(lane: Lane, level: int, interrupt=None) -> None:
     assert g["lives"] == 2 or not g["discards"], f"a card was lost: {g}"
 
 
+@webkit_retry
 def test_the_mind_through_outages(checked):
     lane = checked
     ph = lane.phone
@@ -401,6 +456,7 @@ def test_the_mind_through_outages(checked):
 # --- 4. Word Basket to a win with typed kana ---------------------------------------------------------
 
 
+@webkit_retry
 def test_word_basket_to_a_win(checked):
     from tests.test_e2e_word_basket import find_play
 
@@ -432,11 +488,11 @@ def test_word_basket_to_a_win(checked):
         ph.type("[data-testid=word]", word)
         ph.wait(f"(() => {{ const c = document.querySelector('[data-testid=card-{card}]'); return c && c.classList.contains('fit'); }})()",
                 f"card {card} to light up for {word}")
-        if len(g["hand"]) == 2:
-            ph.click("[data-testid=reach-with]")
-            ph.wait("document.querySelector('[data-testid=reach-with]').checked", "リーチ checked")
         ph.click(f"[data-testid=card-{card}]")
         ph.wait(f"PH.last.game.hand.length === {len(g['hand']) - 1} || !!PH.last.game.winner", f"{word} to be played")
+        if len(g["hand"]) == 2:  # one card left: リーチ, one tap right after the play (RULES.md "Reach")
+            ph.click("[data-testid=reach]")
+            ph.wait(f"PH.last.game.players.some((p) => p.seat === {json.dumps(me)} && p.reach)", "リーチ declared")
     g = ph.wait("PH.last.game.winner", "a winner")
     assert g == me, (g, me)
     ph.wait("!!document.querySelector('.wb-won')", "the win on the phone")
@@ -464,6 +520,7 @@ return {issues: out.slice(0, 8), vw, vh, qr: q && [Math.round(q.width), Math.rou
 """
 
 
+@webkit_retry
 def test_tv_fits_1280x720(checked):
     lane = checked
     ph = lane.phone
