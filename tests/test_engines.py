@@ -232,6 +232,40 @@ def webkit_retry(test):
     return run
 
 
+def test_webkit_hang_restarts_the_session(checked):
+    """The retry above really recovers: a WebDriver call made to hang (a page script busy for
+    longer than the call may take) is retried once on a new WebKit and Xvfb, with the phone back
+    in its own seat; a failed check is not retried."""
+    lane = checked
+    if lane.engine != "webkit":
+        pytest.skip("the hang and its retry are WebKit's")
+    lane.ensure_joined()
+    seat = lane.phone.js("return PH.last.me.seat;")
+    calls = []
+
+    @webkit_retry
+    def step(rig):
+        calls.append(rig.phone)
+        if len(calls) == 1:
+            rig.phone.driver.command_executor._client_config.timeout = 2
+            rig.phone.js("const t = Date.now(); while (Date.now() - t < 4000) {} return true;")
+        rig.ensure_joined()
+        return rig.phone.js("return PH.last.me.seat;")
+
+    with pytest.warns(WebKitRestarted):
+        assert step(lane) == seat
+    assert len(calls) == 2 and calls[0] is not calls[1] and lane.webkit_restarts >= 1
+
+    @webkit_retry
+    def failing(rig):
+        calls.append(rig.phone)
+        raise AssertionError("a real fault")
+
+    with pytest.raises(AssertionError, match="a real fault"):
+        failing(lane)
+    assert len(calls) == 3  # ran once: only a hang is retried
+
+
 # --- 1. instant reconnect on return -----------------------------------------------------------------
 
 EVENT_LOG = """
