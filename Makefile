@@ -39,9 +39,10 @@ chromium:
 ## download): WebKitGTK's WebDriver under Xvfb (every iPhone browser is WebKit) and Firefox ESR,
 ## driven over WebDriver BiDi without geckodriver.
 engine-browsers:
-	@{ [ -x /usr/bin/WebKitWebDriver ] && [ -x /usr/bin/Xvfb ] && command -v xauth >/dev/null && [ -x /usr/bin/firefox-esr ]; } || { \
+	@{ [ -x /usr/bin/WebKitWebDriver ] && [ -x /usr/bin/Xvfb ] && command -v xauth >/dev/null && [ -x /usr/bin/firefox-esr ] \
+	   && dpkg -s gstreamer1.0-libav >/dev/null 2>&1; } || { \
 	  $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-	    webkit2gtk-driver xvfb xauth firefox-esr; }
+	    webkit2gtk-driver xvfb xauth firefox-esr gstreamer1.0-libav; }
 
 ## Every test, browser tests (Chromium, WebKit, Firefox) included.
 test: install-test chromium engine-browsers
