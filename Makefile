@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: run run-threading test test-fast e2e bench screenshots chromium install install-test clean
+.PHONY: run run-threading test test-fast e2e engines engine-browsers bench screenshots chromium install install-test clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -35,9 +35,22 @@ chromium:
 	@{ [ -x /usr/bin/chromium ] && fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; } || { \
 	  $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-cjk; }
 
-## Every test, browser tests included.
-test: install-test chromium
+## The other engines' browsers for the `engines` lane, from Debian's packages (never a driver
+## download): WebKitGTK's WebDriver under Xvfb (every iPhone browser is WebKit) and Firefox ESR,
+## driven over WebDriver BiDi without geckodriver.
+engine-browsers:
+	@{ [ -x /usr/bin/WebKitWebDriver ] && [ -x /usr/bin/Xvfb ] && command -v xauth >/dev/null && [ -x /usr/bin/firefox-esr ] \
+	   && dpkg -s gstreamer1.0-libav >/dev/null 2>&1; } || { \
+	  $(SUDO) apt-get update && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	    webkit2gtk-driver xvfb xauth firefox-esr gstreamer1.0-libav; }
+
+## Every test, browser tests (Chromium, WebKit, Firefox) included.
+test: install-test chromium engine-browsers
 	$(BIN)/python -m pytest -q
+
+## The WebKit and Firefox lanes only (one lane: make engines ARGS="-k webkit").
+engines: install-test chromium engine-browsers
+	$(BIN)/python -m pytest -q -m engines $(ARGS)
 
 ## Unit and transport tests only (no real server, no browser).
 test-fast: install-test

@@ -82,14 +82,21 @@ const PH = (() => {
     window.addEventListener("storage", (e) => {
       if (e.key === "ph.token" && e.newValue && socket) { socket.disconnect(); socket.connect(); }
     });
+    /* Reconnect at once when the page comes back (unlocked, another app left, Wi-Fi back)
+       instead of waiting out the back-off timer (up to 4.5 s, and taps are refused meanwhile).
+       Only the client's public API: `socket.active` (false once the server let the socket go:
+       no automatic reconnection), the engine's documented `readyState` (an attempt is under
+       way while it is "opening", or "open" with the namespace still connecting: leave it alone,
+       a second CONNECT would make the server drop the namespace), and
+       `socket.disconnect(); socket.connect()`, which cancels the pending back-off timer and
+       opens a new connection while keeping automatic reconnection on for later outages. */
     const nudge = () => {
       if (!socket || socket.connected) return;
-      /* Never call socket.connect() while a connection is being set up: a second CONNECT
-         packet makes the server drop the namespace. Only skip the back-off wait when the
-         manager is closed (vendored client 4.8.4: Manager._readyState), or reconnect a
-         socket the server let go. */
-      if (!socket.active) socket.connect();
-      else if (socket.io._readyState === "closed") socket.io.open();
+      if (!socket.active) { socket.connect(); return; }
+      const engine = socket.io.engine;
+      if (engine && (engine.readyState === "opening" || engine.readyState === "open")) return;
+      socket.disconnect();
+      socket.connect();
     };
     document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") nudge(); });
     window.addEventListener("pageshow", nudge);
@@ -180,44 +187,100 @@ const PH = (() => {
     try { if (navigator.vibrate) navigator.vibrate(pattern); } catch (e) { /* not allowed yet */ }
   }
 
-  /* Keep the phone awake during a game. The Wake Lock API exists only in a secure context;
-     on a plain-http LAN page the known fallback is a muted, looping, inline video started
-     from a tap. */
+  /* Keep the phone awake during a game. The Wake Lock API comes first where it exists (only in
+     a secure context); on a plain-http LAN page the known fallback is a muted, looping, inline
+     video started from a tap. The clip is played from memory (a Blob URL fetched once while the
+     host is reachable): a clip streamed from the host fails for good when its loop restarts
+     during a host outage (WebKit: MEDIA_ERR_NETWORK, stuck at 0 s, yet `paused` stays false).
+     A health check watches the video's time: a video that should play but stalls or fails is
+     reloaded from memory and played again, or, when that needs a tap, the tap hint shows. */
   const wake = (() => {
-    let want = false, lock = null, video = null;
-    async function lockNow() {
+    const CLIPS = [["/static/wake/wake.mp4", "video/mp4"], ["/static/wake/wake.webm", "video/webm"]];
+    const CHECK_MS = 1500; /* how often the health check looks (the clip loops every 4 s) */
+    let want = false, lock = null, video = null, healthy = false, lastTime = -1, blobs = null;
+    /* The clips as Blob URLs: fetched once; a failed fetch (host away) is tried again later. */
+    function loadClips() {
+      if (blobs) return blobs;
+      blobs = Promise.all(CLIPS.map(([src, type]) => fetch(src).then((r) => {
+        if (!r.ok) throw new Error(src + ": " + r.status);
+        return r.blob();
+      }).then((b) => [URL.createObjectURL(b), type]))).catch(() => { blobs = null; return null; });
+      return blobs;
+    }
+    async function makeVideo() {
+      const clips = await loadClips();
+      if (!clips || video) return;
+      video = document.createElement("video");
+      video.setAttribute("playsinline", "");
+      video.setAttribute("muted", "");
+      video.muted = true;
+      video.loop = true;
+      video.className = "wake-video";
+      video.dataset.testid = "wake-video";
+      for (const [src, type] of clips) {
+        const el = document.createElement("source"); el.src = src; el.type = type; video.appendChild(el);
+      }
+      document.body.appendChild(video);
+    }
+    /* Play the video. A play from a tap, or one that starts a paused video, counts as healthy at
+       once (`trust`); a restart by the health check does not: only time that moves clears it. */
+    async function play(trust) {
+      lastTime = -1;
+      try {
+        await video.play();
+        if (trust) { healthy = true; strikes = 0; }
+      } catch (e) { healthy = false; /* needs a tap: the hint shows */ }
+    }
+    async function lockNow(tap) {
       if (!want) return;
       if ("wakeLock" in navigator) {
         try { if (!lock) { lock = await navigator.wakeLock.request("screen"); lock.addEventListener("release", () => { lock = null; }); } return; }
         catch (e) { /* fall through to the video */ }
       }
-      if (!video) {
-        video = document.createElement("video");
-        video.setAttribute("playsinline", "");
-        video.setAttribute("muted", "");
-        video.muted = true;
-        video.loop = true;
-        video.className = "wake-video";
-        for (const [src, type] of [["/static/wake/wake.mp4", "video/mp4"], ["/static/wake/wake.webm", "video/webm"]]) {
-          const s = document.createElement("source"); s.src = src; s.type = type; video.appendChild(s);
-        }
-        document.body.appendChild(video);
-      }
-      if (video.paused) { try { await video.play(); } catch (e) { /* needs a tap */ } }
+      if (!video) await makeVideo();
+      if (!video || !want) return;
+      const failed = !!video.error;
+      if (failed) video.load();
+      if (tap || failed || video.paused) await play(true);
     }
-    function awake() { return !!lock || (video && !video.paused); }
+    /* The health check: a video that should be playing must have moved since the last look.
+       A stalled, paused or failed one is reloaded from memory and played again; after two
+       looks without progress the page asks for a tap. */
+    let strikes = 0;
+    function check() {
+      if (!want || lock || !video || document.visibilityState !== "visible") { lastTime = -1; return; }
+      const now = video.currentTime;
+      const bad = !!video.error || video.paused || (lastTime >= 0 && now === lastTime);
+      lastTime = now;
+      if (!bad) { strikes = 0; healthy = true; }
+      else {
+        strikes += 1;
+        if (strikes >= 2) healthy = false;
+        if (video.error) video.load();
+        play(false).then(showHint);
+      }
+      showHint();
+    }
+    setInterval(check, CHECK_MS);
+    function awake() { return !!lock || (!!video && !video.paused && !video.error && healthy); }
+    function showHint() {
+      const hint = document.getElementById("wake-hint");
+      if (hint) { hint.hidden = !want || awake(); hint.textContent = t("wake.tap"); }
+    }
     function update(shouldBeAwake) {
       want = shouldBeAwake;
-      if (want) lockNow();
+      if (want) lockNow().then(showHint);
       else {
         if (lock) { lock.release().catch(() => {}); lock = null; }
         if (video && !video.paused) video.pause();
       }
-      const hint = document.getElementById("wake-hint");
-      if (hint) { hint.hidden = !want || awake() || "wakeLock" in navigator; hint.textContent = t("wake.tap"); }
+      showHint();
     }
-    document.addEventListener("pointerdown", () => { if (want) lockNow().then(() => update(want)); }, true);
-    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && want) lockNow(); });
+    /* phone pages fetch the clips at once, while the host is surely there */
+    if (document.body.classList.contains("phone")) loadClips();
+    /* a tap anywhere (a touch's pointerdown is no user activation on iOS: its click is) */
+    for (const ev of ["pointerdown", "click"]) document.addEventListener(ev, () => { if (want) lockNow(true).then(showHint); }, true);
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && want) lockNow().then(showHint); });
     return { update, awake };
   })();
 
