@@ -82,19 +82,23 @@ def read_keyword_file(lang: str) -> list[str]:
     return words
 
 
+def _data_lines(name: str) -> list[str]:
+    """The tab-separated lines of ``games/data/<name>`` (``#`` comments and lines without a tab
+    left out); no lines when the file is missing."""
+    path = resources.files("partyhost.games").joinpath("data", name)
+    try:
+        text = path.read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return []
+    return [line for line in text.splitlines() if not line.startswith("#") and "\t" in line]
+
+
 def read_reading_file(lang: str) -> dict[str, str]:
     """Readings of the deck's kanji keywords, ``{keyword: reading}``, from
     ``games/data/decrypto_readings.<lang>.txt`` (``keyword<TAB>reading`` a line, ``#`` comments).
     A missing file is an empty dict: the check then only compares written forms."""
-    path = resources.files("partyhost.games").joinpath("data", READING_FILE.format(lang=lang))
     out: dict[str, str] = {}
-    try:
-        text = path.read_text("utf-8")
-    except (FileNotFoundError, OSError):
-        return out
-    for line in text.splitlines():
-        if line.startswith("#") or "\t" not in line:
-            continue
+    for line in _data_lines(READING_FILE.format(lang=lang)):
         word, reading = line.split("\t", 1)
         if tidy(word) and tidy(reading):
             out[tidy(word)] = tidy(reading)
@@ -109,15 +113,8 @@ def read_forms_file(lang: str) -> dict[str, frozenset[str]]:
     spellings of the same dictionary entry (玉子 for 卵, 蜂蜜 for ハチミツ); for an English keyword its
     inflections (cats, flies, flew) and its Japanese translation (猫, ねこ, neko). A missing file
     is an empty dict."""
-    path = resources.files("partyhost.games").joinpath("data", FORMS_FILE.format(lang=lang))
     out: dict[str, frozenset[str]] = {}
-    try:
-        text = path.read_text("utf-8")
-    except (FileNotFoundError, OSError):
-        return out
-    for line in text.splitlines():
-        if line.startswith("#") or "\t" not in line:
-            continue
+    for line in _data_lines(FORMS_FILE.format(lang=lang)):
         word, *forms = line.split("\t")
         out[tidy(word)] = frozenset(normalize(f) for f in forms if normalize(f).removeprefix(ROMAJI_MARK))
     return out

@@ -278,6 +278,13 @@ class TheMind(Game):
             self.waiting.remove(seat)
         cause = {"kind": "continued_without", "seat": seat,
                  "discarded": [{"card": c, "seat": seat} for c in cards]}
+        self._go_on_after(cause, now)
+
+    def _go_on_after(self, cause: dict, now: float) -> None:
+        """The level goes on after a player's cards left the game (they left, or the host went on
+        without them): the level is complete if no hand holds a card, play starts if everyone
+        left is ready, else the table just hears ``cause`` (an event ``{"kind", "seat",
+        "discarded"}``)."""
         if self._all_empty():
             self._complete_level(now, cause)
         elif self.phase == "ready" and self._all_ready():
@@ -322,13 +329,7 @@ class TheMind(Game):
             self.waiting.remove(seat)
         self.proposal = None
         cause = {"kind": "left", "seat": seat, "discarded": [{"card": c, "seat": seat} for c in cards]}
-        if self._all_empty():
-            self._complete_level(now, cause)
-        elif self.phase == "ready" and self._all_ready():
-            self._start_playing(now)
-            self.last_event["cause"] = cause
-        else:
-            self._event(**cause)
+        self._go_on_after(cause, now)
 
     def interrupted(self, now: float) -> None:
         """After a host restart, play stops and everyone readies again (as after a "stop"), so
