@@ -19,7 +19,7 @@ from partyhost.engine import Engine
 from partyhost.games import registry
 from partyhost.games.decrypto import Decrypto
 from partyhost.games.diabolo import Diabolo
-from partyhost.games.the_mind import TheMind
+from partyhost.games.the_mind import AWAY_GRACE, TheMind
 from partyhost.games.top_ten import TopTen
 from partyhost.games.word_basket import WordBasket
 from partyhost.lexicon import kana
@@ -181,6 +181,20 @@ def test_the_mind_level_one_ready_play_shuriken_and_the_level_done():
     for s in g.players:
         g.apply(s, {"type": "ready", "level": 2, "ready": True}, 4.0)
     assert strip_step(g) is None and tip_of(g, "s1") == "play"  # tips go on while the coach is on
+
+
+def test_the_mind_coach_does_not_ask_for_ready_while_the_table_waits_for_an_away_player():
+    """While play is stopped for an away player (issue 16) the TV names whom it waits for; the
+    coach strip must not tell the table to press Ready (it did: 「準備OKを押します」)."""
+    g = started(TheMind, 3)
+    for s in g.players:
+        g.apply(s, {"type": "ready", "level": 1, "ready": True}, 1.0)
+    g.presence("s2", False, 2.0)
+    g.tick(2.0 + AWAY_GRACE)
+    assert g.waiting == ["s2"] and g.phase == "ready"
+    assert strip_step(g) is None
+    g.presence("s2", True, 10.0)
+    assert g.waiting == [] and strip_step(g) == "ready"
 
 
 def test_decrypto_round_one_then_the_first_interception():

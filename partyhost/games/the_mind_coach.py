@@ -27,8 +27,8 @@ def strip(g: "TheMind") -> dict | None:
     kind = _event_kind(g)
     if g.level == 2 and g.phase == "ready" and kind == "level_complete" and not any(g.ready.values()):
         step = "level_done"
-    elif g.level != 1:
-        return None
+    elif g.level != 1 or g.waiting:
+        return None  # past level 1; or play is stopped for an away player (the TV names whom it waits for)
     elif g.proposal is not None:
         step = "shuriken"
     elif g.phase == "ready" and kind == "mistake":
