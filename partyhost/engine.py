@@ -518,12 +518,22 @@ class Engine:
         conn.seat = seat_id
         seat.connections += 1
         seat.away_since = None
-        for claim in [c for c in self._claims.values() if c["seat"] == seat_id]:
-            del self._claims[claim["id"]]  # the seat is back (or taken over): nothing to take
-            if claim["sid"] != conn.sid:
-                self._claim_answer[claim["sid"]] = "gone"
+        # the seat is back (or taken over): nothing to take
+        self._drop_claims(seat=seat_id, tell_gone=True, except_sid=conn.sid)
         if seat.connections == 1:
             self._tell_presence(seat_id, True)
+
+    def _drop_claims(self, *, seat: str | None = None, sid: str | None = None,
+                     tell_gone: bool = False, except_sid: str | None = None) -> bool:
+        """Drop the take-over requests for seat ``seat`` or asked from socket ``sid``; with
+        ``tell_gone`` each asking page (but ``except_sid``'s) is told its request is gone.
+        Returns whether any was dropped."""
+        dropped = [c for c in self._claims.values() if c["seat"] == seat or c["sid"] == sid]
+        for claim in dropped:
+            del self._claims[claim["id"]]
+            if tell_gone and claim["sid"] != except_sid:
+                self._claim_answer[claim["sid"]] = "gone"
+        return bool(dropped)
 
     def _tell_presence(self, seat_id: str, present: bool) -> None:
         """Tell a running game that a playing seat's last socket went (``present`` False) or its
@@ -544,8 +554,7 @@ class Engine:
         self._sent.pop(message.sid, None)
         self._held.pop(message.sid, None)
         self._claim_answer.pop(message.sid, None)
-        for claim_id in [c["id"] for c in self._claims.values() if c["sid"] == message.sid]:
-            del self._claims[claim_id]
+        if self._drop_claims(sid=message.sid):
             self._dirty = True
         if conn is None or conn.seat is None:
             return
@@ -596,8 +605,7 @@ class Engine:
         """
         if seat is None:
             raise RuleError("claim_no_seat", name=clean_name(name))
-        for old in [c["id"] for c in self._claims.values() if c["sid"] == conn.sid]:
-            del self._claims[old]
+        self._drop_claims(sid=conn.sid)
         if len(self._claims) >= MAX_CLAIMS:
             raise RuleError("too_many_claims")
         claim_id = secrets.token_urlsafe(9)
@@ -724,9 +732,7 @@ class Engine:
             seat_id = payload.get("seat", "")
             sids = [c for c in self.connections.values() if c.seat == seat_id]
             party.kick(seat_id, self._rules_now())
-            for claim in [c for c in self._claims.values() if c["seat"] == seat_id]:
-                del self._claims[claim["id"]]
-                self._claim_answer[claim["sid"]] = "gone"
+            self._drop_claims(seat=seat_id, tell_gone=True)
             for other in sids:
                 other.seat = None
                 self._send("kicked", {}, other.sid)
