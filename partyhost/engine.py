@@ -146,9 +146,7 @@ def reply_id(payload: Any) -> str | int | None:
     return None
 
 
-#: Parts of the party view a page keeps from state to state: each goes to a socket only when it
-#: differs from what that socket was last sent (and in full after every (re)connect). Issue 18.
-HELD_PARTS = ("games", "roster")
+HELD_PARTS = wire.HELD_PARTS
 
 
 def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:

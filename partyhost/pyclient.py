@@ -6,7 +6,7 @@ Pythonのクライアント（テスト・ベンチ）がページと同じ順�
 * python-socketio's ``Client`` runs every incoming message in a new thread, so two ``state``
   messages can be handled out of order; a browser handles them in arrival order. :func:`in_order`
   makes the client hand messages to its handlers one at a time, in arrival order.
-* The server leaves out the parts of the party view a page keeps (``engine.HELD_PARTS``: the
+* The server leaves out the parts of the party view a page keeps (``wire.HELD_PARTS``: the
   games catalogue and the roster) unless they differ from what that socket holds.
   :func:`keep_held` fills them in from the previous state, as ``app.js`` does.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-HELD_PARTS = ("games", "roster")  # the same as engine.HELD_PARTS (not imported: no Flask here)
+from .wire import HELD_PARTS  # the parts the server leaves out while they are unchanged
 
 
 def in_order(client: Any) -> Any:

@@ -20,6 +20,11 @@ from typing import Any
 from jsonschema import Draft202012Validator, validators
 from socketio import packet as sio_packet
 
+#: Parts of the party view a page keeps from state to state: each goes to a socket only when it
+#: differs from what that socket was last sent (and in full after every (re)connect). Issue 18.
+#: The engine leaves them out, the page (app.js) and :mod:`partyhost.pyclient` keep them.
+HELD_PARTS = ("games", "roster")
+
 MAX_SAFE_INTEGER = 2**53 - 1
 """Largest integer a browser's JavaScript number holds exactly (``Number.MAX_SAFE_INTEGER``).
 Bigger integers are refused: a phone could never have sent them on purpose, and Python would
