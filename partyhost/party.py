@@ -247,8 +247,7 @@ class Party:
         """The host's coach switch: in the lobby it decides the chosen game's next start; during
         a game, off skips the coach at once (on turns it back on)."""
         if self.running:
-            self.game.coach = bool(on)
-            self.game.version += 1
+            self.game.set_coach(on)
         else:
             self.coach_choice[self.game_key] = bool(on)
 

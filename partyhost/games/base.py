@@ -374,6 +374,11 @@ class Game:
         know only. Every game implements it."""
         raise NotImplementedError
 
+    def set_coach(self, on: bool) -> None:
+        """Switch the coach on or off during play (the host's skip); every view changes."""
+        self.coach = bool(on)
+        self.version += 1
+
     def coach_view(self, seat: str | None) -> dict:
         """The coach while it is on: ``{"strip": None | {"step", "now", "next"}, "tip": None |
         {"id", "key", "params"}}``. ``strip`` is the TV's line (:meth:`coach_strip`; the table's
