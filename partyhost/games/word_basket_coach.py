@@ -88,6 +88,7 @@ def guide(g: "WordBasket", seat: str | None) -> dict:
         return {"now": msg(P + "guide.reach")}
     if g.phase == "win_pending" and g.pending_win and g.pending_win["seat"] == seat:
         return {"now": msg(P + "guide.win_pending")}
-    if not _field(g):
+    field = _field(g)
+    if not field:
         return {"now": msg(P + "guide.play_any")}
-    return {"now": msg(P + "guide.play", field=_field(g))}
+    return {"now": msg(P + "guide.play", field=field)}
