@@ -775,6 +775,7 @@ class Engine:
             "phase": party.phase,
             "game_key": party.game_key,
             "options": party.options.get(party.game_key, {}),
+            "howto": party.howto(),
             "games": registry.describe(),
             "roster": party.roster(),
             "names": party.names,

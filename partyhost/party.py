@@ -14,7 +14,7 @@ from typing import Callable
 
 from . import wire
 from .games import registry
-from .games.base import Game, RuleError
+from .games.base import Game, RuleError, msg
 
 NAME_MAX = 16
 """Longest name, in characters after NFKC and trim."""
@@ -250,6 +250,38 @@ class Party:
             self.game.set_coach(on)
         else:
             self.coach_choice[self.game_key] = bool(on)
+
+    def howto(self) -> dict:
+        """The how-to's rules in use (今回のルール) for every screen: ``{"game": key, "lines":
+        [msg…]}``, the player count first, then the game's own facts (:meth:`Game.howto_facts`).
+
+        In the lobby: the chosen game, its options (defaults filled in) and the seats that would
+        play (seating order, up to the game's maximum; the line says how many sit out, or how
+        many are missing). During and after a game: that game's facts as played
+        (:meth:`Game.howto_facts_now`). A game's hook that fails costs only its own lines."""
+        game = self.game if self.phase == "game" else None
+        cls = type(game) if game is not None else registry.get(self.game_key)
+        if cls is None:
+            return {"game": self.game_key, "lines": []}
+        defaults = {name: prop["default"] for name, prop in cls.OPTIONS.get("properties", {}).items()
+                    if "default" in prop}
+        options = {**defaults, **self.options.get(cls.KEY, {})}
+        seats = list(self.seats)
+        if game is not None:
+            lines = [msg("howto.players", count=len(self.players))]
+        elif len(seats) < cls.MIN_PLAYERS:
+            lines = [msg("howto.too_few", min=cls.MIN_PLAYERS, count=len(seats))]
+        else:
+            lines = [msg("howto.players", count=min(len(seats), cls.MAX_PLAYERS))]
+        if game is None and len(seats) > cls.MAX_PLAYERS:
+            lines.append(msg("howto.sitout", count=len(seats) - cls.MAX_PLAYERS))
+        try:
+            facts = (game.howto_facts_now(options) if game is not None
+                     else cls.howto_facts(options, seats[: cls.MAX_PLAYERS]))
+            lines += [m for m in facts if isinstance(m, dict) and "key" in m]
+        except Exception:  # a game's hook must not cost every screen its view
+            pass
+        return {"game": cls.KEY, "lines": lines}
 
     @property
     def running(self) -> bool:

@@ -28,15 +28,23 @@ def test_every_game_has_its_how_to_in_every_language(game, lang):
 
 @pytest.mark.parametrize("game", sorted(registry.GAMES))
 def test_every_game_has_a_worked_example_and_its_rules_in_use(game):
-    """Each game's example (drawn with its card faces) and its rules in use: in howto.js's tables,
-    or registered from the game's own script with ``PH.howto.register``."""
-    script = (ROOT / "partyhost/static" / registry.GAMES[game].SCRIPT).read_text("utf-8")
+    """Each game's example (drawn with its card faces: in howto.js's table, or registered from the
+    game's own script with ``PH.howto.register``) and its rules in use (its own
+    ``howto_facts`` on the server, see tests/test_howto_facts.py)."""
+    cls = registry.GAMES[game]
+    assert "howto_facts" in vars(cls), game
+    script = (ROOT / "partyhost/static" / cls.SCRIPT).read_text("utf-8")
     if re.search(rf"PH\.howto\.register\(\s*[\"']{game}[\"']", script):
-        assert "variants" in script and "example" in script, game
+        assert "example" in script, game
         return
-    for table in ("VARIANTS", "EXAMPLES"):
-        body = HOWTO_JS.split(f"const {table} = {{", 1)[1].split("\n  };", 1)[0]
-        assert re.search(rf"^    {game}\(", body, re.M), (table, game)
+    body = HOWTO_JS.split("const EXAMPLES = {", 1)[1].split("\n  };", 1)[0]
+    assert re.search(rf"^    {game}\(", body, re.M), game
+
+
+def test_the_page_keeps_no_copy_of_a_games_rules_in_use():
+    """howto.js only draws the server's lines: no table of rules per game left to drift."""
+    assert "VARIANTS" not in HOWTO_JS
+    assert "party.howto" in HOWTO_JS
 
 
 def test_japanese_how_to_reads_as_japanese():

@@ -57,8 +57,40 @@ def plain(value: Any) -> Any:
 
 def msg(key: str, **params: Any) -> dict:
     """A text for a page to show: an i18n ``key`` and its ``params`` (for :meth:`Game.guide`,
-    :meth:`Game.coach_view`)."""
+    :meth:`Game.coach_view`, :meth:`Game.howto_facts`).
+
+    A page resolves each param before it fills the template (``coach.js``'s ``text``): a param
+    whose name ends in ``seat`` holds a seat id shown as its name; a value ``{"key", "params"?}``
+    is itself a text (a catalogue key such as a team or a word language, or a nested msg); a
+    value :func:`seat_name` is a seat shown as its name under any param name; a value
+    :func:`joined` is a list of such values joined with a catalogue separator."""
     return {"key": key, "params": params}
+
+
+def seat_name(seat: str) -> dict:
+    """A param value a page shows as the name of ``seat`` (for a template whose placeholder is
+    not named ``…seat``, e.g. ``{name}``)."""
+    return {"seat": seat}
+
+
+def joined(items: list, sep: str) -> dict:
+    """A param value a page shows as ``items`` (each a plain value, a :func:`msg` or a
+    :func:`seat_name`) joined by the catalogue text ``sep`` (e.g. ``"decrypto.sep.list"``)."""
+    return {"join": list(items), "sep": sep}
+
+
+def coach_step(prefix: str, step: str, next_step: str | None = None, **params: Any) -> dict:
+    """A coach strip line ``{"step", "now", "next"}`` (:meth:`Game.coach_strip`): ``now`` is
+    ``<prefix>coach.step.<step>`` and ``next`` is ``<prefix>coach.next.<next_step or step>``,
+    both with ``params``. ``prefix`` is the game's key and a dot (``"top_ten."``)."""
+    return {"step": step, "now": msg(f"{prefix}coach.step.{step}", **params),
+            "next": msg(f"{prefix}coach.next.{next_step or step}", **params)}
+
+
+def coach_tip_text(prefix: str, name: str, **params: Any) -> dict:
+    """A coach tip ``{"id", "key", "params"}`` (:meth:`Game.coach_tip`): id ``<prefix>tip.<name>``
+    (a phone shows each id once), text ``<prefix>coach.tip.<name>`` with ``params``."""
+    return {"id": f"{prefix}tip.{name}", **msg(f"{prefix}coach.tip.{name}", **params)}
 
 
 def _teaching(view: Any) -> Any:
@@ -297,6 +329,22 @@ class Game:
         ``{"key", "params"}`` (:func:`msg`; a param ending in ``seat`` is a seat id shown as a
         name). Only what everyone has seen. Default: none."""
         return []
+
+    # ----- how to play: the rules in use ---------------------------------------------------------
+    @classmethod
+    def howto_facts(cls, options: dict, players: list[str]) -> list[dict]:
+        """The rules in use (今回のルール) a game of ``players`` (seat ids in seating order; in the
+        lobby possibly fewer or more than the game takes) with lobby ``options`` (checked, defaults
+        filled in) would play by: a list of :func:`msg` texts, computed from the same constants
+        and functions the rules use, so the how-to panel only draws them. Public facts only.
+        Default: none."""
+        return []
+
+    def howto_facts_now(self, options: dict) -> list[dict]:
+        """The rules in use of this game as it is played (its teams, rounds, interval… may have
+        moved since the lobby: a kick, the dealer's tempo). ``options``: those it started with.
+        Default: :meth:`howto_facts` of its players and those options."""
+        return type(self).howto_facts(options, list(self.players))
 
     # ----- the clock ----------------------------------------------------------------------------
     def tick(self, now: float) -> None:

@@ -880,6 +880,35 @@ class Decrypto(Game):
         """The public clue sheet (§guess): see :func:`.decrypto_view.sheet`."""
         return views.sheet(self.history)
 
+    # --- how to play: the rules in use ------------------------------------------------------------
+
+    @classmethod
+    def howto_facts(cls, options: dict, players: list[str]) -> list[dict]:
+        """The rules in use for ``players`` with ``options`` (see :meth:`Game.howto_facts`): the
+        2-against-1 variant for 3, else the teams as :func:`balance_teams` will form them; the
+        timer; the keyword language."""
+        teams = balance_teams(players, options.get("teams") or {})
+        return cls._facts(len(players), teams, bool(options.get("timer")), options.get("lang", "ja"))
+
+    def howto_facts_now(self, options: dict) -> list[dict]:
+        """The rules in use of this game: its teams as they are now (a kick may have changed them)."""
+        count = 3 if self.variant == "three" else len(self.players)
+        return self._facts(count, self.teams, bool(self.timer), self.lang)
+
+    @staticmethod
+    def _facts(count: int, teams: dict, timer: bool, lang: str) -> list[dict]:
+        out = []
+        if count == 3:
+            out.append(msg("decrypto.howto.v.three"))
+        else:
+            if count >= 4:
+                out.append(msg("decrypto.howto.v.teams", count=count,
+                               white=len(teams["white"]), black=len(teams["black"])))
+            out.append(msg("decrypto.howto.v.rule"))
+        out.append(msg("decrypto.howto.v.timer_on" if timer else "decrypto.howto.v.timer_off"))
+        out.append(msg("decrypto.howto.v.lang", lang={"key": f"decrypto.lang.{lang}"}))
+        return out
+
     def guide(self, seat: str | None) -> dict:
         """What ``seat`` can do now (see :mod:`partyhost.games.decrypto_coach`)."""
         return decrypto_coach.guide(self, seat)

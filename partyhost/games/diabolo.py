@@ -50,7 +50,7 @@ from functools import lru_cache
 from typing import Callable, ClassVar
 
 from . import diabolo_coach, schema
-from .base import Game, Move, RuleError, msg, plain
+from .base import Game, Move, RuleError, joined, msg, plain, seat_name
 from .diabolo_words import (  # noqa: F401 - re-exported: the public face of the game's words
     HANDICAP_CARDS, LANGS, MIN_CARDS, abbreviation, POSSIBLE_SCAN, POSSIBLE_WORDS, best_assignment, card_letters,
     deck_table, fold, is_known, is_letters, possible_words, shown_face,
@@ -143,6 +143,12 @@ _CLAIM_CARDS = {"type": "array", "minItems": 1, "maxItems": 40, "items": {
 
 
 @lru_cache(maxsize=512)
+def deals_each(players: int) -> int:
+    """How many times each player deals in a game without victory tiles (§4: twice with 2–3
+    players, once with 4–6)."""
+    return 2 if players <= 3 else 1
+
+
 def _words_to_claim(lang: str, ids: tuple[int, ...], need: int) -> tuple[str, ...]:
     """A few list words spellable from the cards ``ids`` with at least ``need`` of them (for
     :meth:`Diabolo.suggest`; cached because a row is asked about again and again)."""
@@ -291,7 +297,7 @@ class Diabolo(Game):
         self.victory_tiles = bool(opts["victory_tiles"])
         self.tile_handicap = int(opts["tile_handicap"])
         self.tiles = {s: 0 for s in players}
-        rounds_each = 2 if len(players) <= 3 else 1  # §4
+        rounds_each = deals_each(len(players))
         self.dealers = [players[i % len(players)] for i in range(len(players) * rounds_each)]
         self._deal(1, float(now))
         self.version = 1
@@ -332,7 +338,7 @@ class Diabolo(Game):
         if self.victory_tiles:
             self.dealers = done + [nxt]
             return
-        per = 2 if len(self.players) <= 3 else 1
+        per = deals_each(len(self.players))
         count = {p: sum(1 for d in done if d == p) for p in self.players}
         future: list[str] = []
         seat = nxt
@@ -863,6 +869,38 @@ class Diabolo(Game):
         return len(self.deck) + len(self.table) + sum(len(p) for p in self.piles.values())
 
     # --- the view ------------------------------------------------------------------------------
+
+    # --- how to play: the rules in use ------------------------------------------------------------
+
+    @classmethod
+    def howto_facts(cls, options: dict, players: list[str]) -> list[dict]:
+        """The rules in use for ``players`` with ``options`` (see :meth:`Game.howto_facts`): the
+        word language; victory tiles, or how often each deals (:func:`deals_each`); the auto-turn
+        interval; who plays with the handicap."""
+        props = cls.OPTIONS["properties"]
+        o = {**{k: p["default"] for k, p in props.items()}, **options}
+        count = len(players)
+        return cls._facts(o["lang"], bool(o["victory_tiles"]), o["tile_handicap"], count,
+                          count * deals_each(count), o["interval"], [s for s in o["handicap"] if s in players])
+
+    def howto_facts_now(self, options: dict) -> list[dict]:
+        """The rules in use of this game as played: the dealer's tempo, the host's handicaps and
+        the rounds as planned now (a kick replans them)."""
+        return self._facts(self.lang, self.victory_tiles, self.tile_handicap, len(self.players),
+                           len(self.dealers), self.interval, [s for s in self.handicap if s in self.players])
+
+    @staticmethod
+    def _facts(lang: str, tiles: bool, minus: int, count: int, rounds: int, interval: float,
+               slow: list[str]) -> list[dict]:
+        out = [msg("diabolo.howto.v.lang", lang={"key": f"diabolo.opt.{lang}"})]
+        if tiles:
+            out.append(msg("diabolo.howto.v.tiles", minus=minus))
+        elif count >= 2:
+            out.append(msg("diabolo.howto.v.deals", count=count, times=deals_each(count), rounds=rounds))
+        out.append(msg("diabolo.howto.v.interval", seconds=interval))
+        if slow:
+            out.append(msg("diabolo.howto.v.handicap", names=joined([seat_name(s) for s in slow], "decrypto.sep.names")))
+        return out
 
     def guide(self, seat: str | None) -> dict:
         """What ``seat`` can do now (see :mod:`partyhost.games.diabolo_coach`)."""

@@ -644,6 +644,15 @@ class TheMind(Game):
             out["me"] = seat
         return out
 
+    # --- how to play: the rules in use ------------------------------------------------------------
+
+    @classmethod
+    def howto_facts(cls, options: dict, players: list[str]) -> list[dict]:
+        """The starting lives, shuriken and the number of levels for this many players, from
+        :data:`PLAYER_COUNT_TABLE` (the count held to 2–4, for a lobby with too few or many)."""
+        count = min(max(len(players), cls.MIN_PLAYERS), cls.MAX_PLAYERS)
+        return [msg("the_mind.howto.v.setup", count=count, **PLAYER_COUNT_TABLE[count])]
+
     def guide(self, seat: str | None) -> dict:
         """What ``seat`` can do now (see :mod:`partyhost.games.the_mind_coach`)."""
         return the_mind_coach.guide(self, seat)

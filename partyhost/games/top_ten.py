@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from . import schema, top_ten_coach, top_ten_views
-from .base import Game, Move, RuleError, msg
+from .base import Game, Move, RuleError, msg, seat_name
 from .top_ten_themes import THEME_LANGS, THEMES_PER_CARD, card_themes, load_deck
 
 __all__ = [
@@ -182,6 +182,12 @@ def rating_for(unicorns: int, poops: int) -> str:
 def tokens_for(players: int) -> int:
     """Tokens at the start: one per player, at most :data:`MAX_TOKENS` (§setup)."""
     return min(players, MAX_TOKENS)
+
+
+def rounds_for(option: str, players: int) -> int:
+    """Rounds of a game by the ``rounds`` option: :data:`ROUNDS` (``"five"``) or one per player
+    (``"players"``, so everyone is captain once)."""
+    return ROUNDS if option == "five" else max(players, 1)
 
 
 def clean_answer(text: str) -> str:
@@ -331,7 +337,7 @@ class TopTen(Game):
         if len(set(players)) != len(players):
             raise RuleError("duplicate_seat")
         options = schema.check_options(type(self), options or {})
-        rounds = ROUNDS if options["rounds"] == "five" else len(players)
+        rounds = rounds_for(options["rounds"], len(players))
         lang = options["themes"]
         deck = list(load_deck(lang))
         if len(deck) < rounds:
@@ -670,6 +676,36 @@ class TopTen(Game):
         self._begin_round(self.round + 1)
 
     # --- views (what each seat may know: see top_ten_views) ------------------------------------
+
+    # --- how to play: the rules in use ------------------------------------------------------------
+
+    @classmethod
+    def howto_facts(cls, options: dict, players: list[str]) -> list[dict]:
+        """The rules in use for ``players`` with ``options`` (see :meth:`Game.howto_facts`): the
+        tokens (:func:`tokens_for`; with 9 the captain holds no number), the rounds
+        (:func:`rounds_for`), the first captain, the themes' language."""
+        first = options.get("first_captain", "random")
+        return cls._facts(len(players), rounds_for(options.get("rounds", "five"), len(players)),
+                          first if first in players else None, options.get("themes", "ja"))
+
+    def howto_facts_now(self, options: dict) -> list[dict]:
+        """The rules in use of this game (its rounds; the first captain is no news any more)."""
+        return self._facts(len(self.players), self.rounds, False, self.lang)
+
+    @classmethod
+    def _facts(cls, count: int, rounds: int, first: str | None | bool, lang: str) -> list[dict]:
+        out = []
+        if count > CAPTAIN_ANSWERS_UP_TO:
+            out.append(msg("top_ten.howto.v.nine"))
+        elif count >= cls.MIN_PLAYERS:
+            out.append(msg("top_ten.howto.v.tokens", count=tokens_for(count)))
+        out.append(msg("top_ten.howto.v.rounds", rounds=rounds))
+        if first:
+            out.append(msg("top_ten.howto.v.first", name=seat_name(first)))
+        elif first is None:
+            out.append(msg("top_ten.howto.v.first_random"))
+        out.append(msg("top_ten.howto.v.themes", lang={"key": f"top_ten.opt.lang.{lang}"}))
+        return out
 
     def guide(self, seat: str | None) -> dict:
         """What ``seat`` can do now (see :mod:`partyhost.games.top_ten_coach`)."""

@@ -102,7 +102,7 @@ from ..lexicon import japanese, kana
 from . import schema, word_basket_coach
 from . import word_basket_solver as solver
 from . import word_basket_words as words
-from .base import Game, Move, RuleError, msg, plain
+from .base import Game, Move, RuleError, joined, msg, plain, seat_name
 from .vote import BALLOTS, TableVote
 from .word_basket_words import (  # noqa: F401 - the cards and limits are part of this module's API
     CARDS, DECK_SIZE, HANDICAPS, KANA_CARDS, LOOKUP_MAX, NUMBER_CARDS, ROW_CARDS, card_label, is_number,
@@ -866,6 +866,35 @@ class WordBasket(Game):
         return out
 
     # --- views and snapshots -----------------------------------------------------------------
+
+    # --- how to play: the rules in use ------------------------------------------------------------
+
+    @classmethod
+    def howto_facts(cls, options: dict, players: list[str]) -> list[dict]:
+        """The rules in use for ``players`` with ``options`` (see :meth:`Game.howto_facts`; a
+        missing option takes its ``OPTIONS`` default): how words are judged, the handicaps
+        other than normal, the reach window, the vote time (not in strict mode)."""
+        props = cls.OPTIONS["properties"]
+        given = {**{k: p["default"] for k, p in props.items()}, **options}
+        handicaps = {s: (given["handicaps"] or {}).get(s, "normal") for s in players}
+        return cls._facts(players, given["word_mode"], handicaps, given["reach_window"], given["vote_seconds"])
+
+    def howto_facts_now(self, options: dict) -> list[dict]:
+        """The rules in use of this game, from its own state."""
+        return self._facts(self.players, self.mode, self.handicaps, self.reach_window, self.vote_seconds)
+
+    @staticmethod
+    def _facts(players: list[str], mode: str, handicaps: dict, reach: float, vote: float) -> list[dict]:
+        out = [msg("word_basket.howto.v.mode", mode={"key": f"word_basket.word_mode.{mode}"})]
+        odd = [msg("word_basket.howto.v.handicap_item", name=seat_name(s),
+                   level={"key": f"word_basket.handicap.{handicaps[s]}"})
+               for s in players if handicaps.get(s, "normal") != "normal"]
+        if odd:
+            out.append(msg("word_basket.howto.v.handicap", list=joined(odd, "decrypto.sep.list")))
+        out.append(msg("word_basket.howto.v.reach", seconds=reach))
+        if mode != "strict":
+            out.append(msg("word_basket.howto.v.vote", seconds=vote))
+        return out
 
     def guide(self, seat: str | None) -> dict:
         """What ``seat`` can do now (see :mod:`partyhost.games.word_basket_coach`)."""

@@ -4,8 +4,9 @@
  * game's rules module), so a phone never learns more than its own view.
  *
  * A text is {key, params}: a param whose name ends in "seat" is a seat id shown as its name, a
- * param that is {key} is itself a catalogue key (a team, a word language), a code such as
- * "3-1-4" is drawn unbroken.
+ * param that is {key, params?} is itself a text (a team, a word language), {seat} is a seat's
+ * name, {join: [...], sep} a list joined with the catalogue's separator, a code such as
+ * "3-1-4" is drawn unbroken. The how-to's rules in use are drawn with the same text().
  * Loaded on every page after app.js; it draws after the page has drawn each state. */
 "use strict";
 
@@ -13,11 +14,22 @@
   const { t, esc } = PH;
   const tv = document.body.classList.contains("tv");
 
+  /* One param's value: a text ({key, params?}), a seat ({seat}: its name), a list ({join, sep}),
+     or a plain value (games/base.py: msg, seat_name, joined). */
+  function value(v, s) {
+    if (v && typeof v === "object") {
+      if (v.key) return text(v, s);
+      if (typeof v.seat === "string") return PH.nameOf(s, v.seat);
+      if (Array.isArray(v.join)) return v.join.map((x) => value(x, s)).join(t(v.sep));
+    }
+    return v;
+  }
+
   function text(m, s) {
     if (!m) return "";
     const p = {};
     for (const [k, v] of Object.entries(m.params || {})) {
-      if (v && typeof v === "object" && v.key) p[k] = t(v.key);
+      if (v && typeof v === "object") p[k] = value(v, s);
       else if (/seat$/.test(k) && typeof v === "string") p[k] = PH.nameOf(s, v);
       // a code such as 3-1-4 stays on one line (word joiners; a phone broke it after a hyphen)
       else if (typeof v === "string" && /^\d(-\d)+$/.test(v)) p[k] = v.replace(/-/g, "\u2060-\u2060");
@@ -85,12 +97,25 @@
   let current = null; /* the tip id on screen now */
   /* per party and game: a game the host coaches again (the lobby switch) teaches again */
   function seenKey(s) { return "coach.seen." + s.party.room + "." + s.party.serial; }
+  /* the store is read (and parsed) once per party and game, then kept: drawTip runs on every
+     state, several a second in a real-time game */
+  let seenCache = { key: null, list: [] };
   function seen(s) {
-    try { return JSON.parse(PH.store.get(seenKey(s)) || "[]"); } catch (e) { return []; }
+    const key = seenKey(s);
+    if (seenCache.key !== key) {
+      let list;
+      try { list = JSON.parse(PH.store.get(key) || "[]"); } catch (e) { list = []; }
+      seenCache = { key, list: Array.isArray(list) ? list : [] };
+    }
+    return seenCache.list;
   }
   function markSeen(s, id) {
     const list = seen(s);
-    if (!list.includes(id)) { list.push(id); PH.store.set(seenKey(s), JSON.stringify(list.slice(-100))); }
+    if (!list.includes(id)) {
+      list.push(id);
+      if (list.length > 100) list.splice(0, list.length - 100);
+      PH.store.set(seenKey(s), JSON.stringify(list));
+    }
   }
 
   function drawTip(s) {

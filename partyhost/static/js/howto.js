@@ -4,8 +4,10 @@
  * The words are in the catalogues (partyhost/i18n/<game>_howto.<lang>.json, keys
  * <game>.howto.goal/have/turn/end/forbidden/special[_label]/example and <game>.howto.v.* for the
  * rules in use); the worked example of each game is drawn here with that game's own card classes
- * (its stylesheet is loaded on every page). The rules in use follow the lobby's options and the
- * player count (or, during a game, the game's own view), so the panel changes with every option.
+ * (its stylesheet is loaded on every page). The rules in use are the party view's ``howto``
+ * lines, computed by the server from each game's rules (Game.howto_facts) for the lobby's options
+ * and player count (or, during a game, for the game being played): this page only draws them, and
+ * the panel changes with every option.
  *
  * "What you can do now" comes from the game view's ``guide`` ({now: {key, params}}), computed by
  * the server; the sheet shows it when present and hides the section otherwise.
@@ -20,12 +22,12 @@ PH.howto = (() => {
   /* a key the catalogue has (t() answers the key itself when it is missing) */
   const has = (key) => t(key) !== key;
 
-  /* ---------------- who plays, with which options ---------------- */
+  /* ---------------- the chosen game's options (for Diabolo's word language) ---------------- */
 
   function gameInfo(s, key) {
     return (s.party.games || []).find((x) => x.key === key) || { min: 1, max: 99, options: {} };
   }
-  /* The options in force: the running game's (its view, where it has them) or the lobby's. */
+  /* The lobby's options of game ``key``, the schema's defaults filled in. */
   function options(s, key) {
     const info = gameInfo(s, key);
     const out = {};
@@ -33,17 +35,7 @@ PH.howto = (() => {
     for (const name of Object.keys(props)) if ("default" in props[name]) out[name] = props[name].default;
     return Object.assign(out, s.party.options || {});
   }
-  /* How many play: in a game, its players; in the lobby, the roster up to the game's maximum
-     (the others sit out and swap in next game). */
-  function players(s, key) {
-    const info = gameInfo(s, key);
-    const inGame = s.party.phase === "game" && s.game;
-    const seats = inGame ? s.party.players.slice() : s.party.roster.map((r) => r.seat);
-    const count = inGame ? seats.length : Math.min(seats.length, info.max);
-    return { seats: seats.slice(0, count), count, roster: seats.length, min: info.min, max: info.max, inGame: !!inGame };
-  }
   const inGameView = (s, key) => (s.party.phase === "game" && s.game && s.game.game === key ? s.game : null);
-  const names = (s, seats) => seats.map((x) => PH.nameOf(s, x)).join(t("decrypto.sep.names"));
 
   /* The words a game's text needs ({lang}: Diabolo's word language). */
   function textParams(s, key) {
@@ -52,87 +44,18 @@ PH.howto = (() => {
   }
   function diaboloLang(s) {
     const g = inGameView(s, "diabolo");
-    return (g && g.lang) || options(s, "diabolo").lang || "de";
+    return (g && g.lang) || options(s, "diabolo").lang;
   }
 
-  /* ---------------- the rules in use, per game ---------------- */
+  /* ---------------- the rules in use: computed by the server ---------------- */
 
-  const VARIANTS = {
-    decrypto(s, o, p) {
-      const g = inGameView(s, "decrypto");
-      const out = [];
-      if (p.count === 3) out.push(t("decrypto.howto.v.three"));
-      else {
-        let white, black;
-        if (g && g.teams) { white = g.teams.white.length; black = g.teams.black.length; }
-        else {
-          const teams = { white: 0, black: 0 };
-          const placed = o.teams || {};
-          for (const seat of p.seats) if (placed[seat] === "white" || placed[seat] === "black") teams[placed[seat]] += 1;
-          for (const seat of p.seats) if (placed[seat] !== "white" && placed[seat] !== "black") teams[teams.white <= teams.black ? "white" : "black"] += 1;
-          ({ white, black } = teams);
-        }
-        if (p.count >= 4) out.push(t("decrypto.howto.v.teams", { count: p.count, white, black }));
-        out.push(t("decrypto.howto.v.rule"));
-      }
-      out.push(t(o.timer ? "decrypto.howto.v.timer_on" : "decrypto.howto.v.timer_off"));
-      out.push(t("decrypto.howto.v.lang", { lang: t("decrypto.lang." + (o.lang || "ja")) }));
-      return out;
-    },
-    top_ten(s, o, p) {
-      const out = [];
-      if (p.count >= 9) out.push(t("top_ten.howto.v.nine"));
-      else if (p.count >= 4) out.push(t("top_ten.howto.v.tokens", { count: p.count }));
-      const g = inGameView(s, "top_ten");
-      const rounds = g && g.rounds ? g.rounds : o.rounds === "players" ? Math.max(p.count, 1) : 5;
-      out.push(t("top_ten.howto.v.rounds", { rounds }));
-      if (!g) out.push(o.first_captain && o.first_captain !== "random" && p.seats.includes(o.first_captain)
-        ? t("top_ten.howto.v.first", { name: PH.nameOf(s, o.first_captain) }) : t("top_ten.howto.v.first_random"));
-      out.push(t("top_ten.howto.v.themes", { lang: t("top_ten.opt.lang." + (o.themes || "ja")) }));
-      return out;
-    },
-    word_basket(s, o, p) {
-      const out = [t("word_basket.howto.v.mode", { mode: t("word_basket.word_mode." + (o.word_mode || "vote")) })];
-      const hc = o.handicaps || {};
-      const list = p.seats.filter((x) => hc[x] && hc[x] !== "normal")
-        .map((x) => t("word_basket.howto.v.handicap_item", { name: PH.nameOf(s, x), level: t("word_basket.handicap." + hc[x]) }));
-      if (list.length) out.push(t("word_basket.howto.v.handicap", { list: list.join(t("decrypto.sep.list")) }));
-      out.push(t("word_basket.howto.v.reach", { seconds: o.reach_window == null ? 5 : o.reach_window }));
-      if ((o.word_mode || "vote") !== "strict") out.push(t("word_basket.howto.v.vote", { seconds: o.vote_seconds == null ? 20 : o.vote_seconds }));
-      return out;
-    },
-    the_mind(s, o, p) {
-      const TABLE = { 2: [2, 1, 12], 3: [3, 1, 10], 4: [4, 1, 8] };
-      const row = TABLE[Math.min(Math.max(p.count, 2), 4)];
-      return [t("the_mind.howto.v.setup", { count: Math.min(Math.max(p.count, 2), 4), lives: row[0], shuriken: row[1], levels: row[2] })];
-    },
-    diabolo(s, o, p) {
-      const g = inGameView(s, "diabolo");
-      const lang = t("diabolo.opt." + diaboloLang(s));
-      const out = [t("diabolo.howto.v.lang", { lang })];
-      const tiles = g ? g.victory_tiles : !!o.victory_tiles;
-      const minus = g ? g.tile_handicap : o.tile_handicap == null ? 10 : o.tile_handicap;
-      if (tiles) out.push(t("diabolo.howto.v.tiles", { minus }));
-      else if (p.count >= 2) {
-        const times = p.count <= 3 ? 2 : 1;
-        out.push(t("diabolo.howto.v.deals", { count: p.count, times, rounds: g && g.rounds ? g.rounds : p.count * times }));
-      }
-      out.push(t("diabolo.howto.v.interval", { seconds: g ? g.interval : o.interval == null ? 4 : o.interval }));
-      const slow = g ? (g.players || []).filter((x) => x.min > 3).map((x) => x.seat) : (o.handicap || []).filter((x) => p.seats.includes(x));
-      if (slow.length) out.push(t("diabolo.howto.v.handicap", { names: names(s, slow) }));
-      return out;
-    },
-  };
-
-  /** The lines of "rules in use" for game ``key`` in state ``s`` (player count first). */
+  /** The lines of "rules in use" for game ``key`` in state ``s``: the party view's ``howto``
+   *  (the player count, then the game's ``howto_facts``: texts the server computed from the
+   *  game's own rules, for the lobby's options and players or for the game being played). */
   function variants(s, key) {
-    const p = players(s, key);
-    const out = [];
-    if (!p.inGame && p.roster < p.min) out.push(t("howto.too_few", { min: p.min, count: p.roster }));
-    else out.push(t("howto.players", { count: p.count }));
-    if (!p.inGame && p.roster > p.max) out.push(t("howto.sitout", { count: p.roster - p.max }));
-    const fn = VARIANTS[key];
-    return out.concat(fn ? fn(s, options(s, key), p) : []);
+    const h = s.party.howto;
+    if (!h || h.game !== key) return [];
+    return h.lines.map((m) => PH.coach.text(m, s));
   }
 
   /* ---------------- the worked examples, with each game's own card faces ---------------- */
@@ -442,11 +365,10 @@ PH.howto = (() => {
       <p class="small">${esc(t("howto.spectating"))}</p>${blocks(s, key).map((b) => b.html).join("")}</div>`);
   }
 
-  /** A game's own how-to pieces, from its script (loaded after this file):
-   *  ``register(key, {variants(s, options, players) → [lines], example(s) → html})``. A sixth game
-   *  registers here instead of editing the tables above. */
+  /** A game's own worked example, from its script (loaded after this file):
+   *  ``register(key, {example(s) → html})``. A sixth game registers here instead of editing the
+   *  table above; its rules in use come from its ``howto_facts`` on the server. */
   function register(key, parts) {
-    if (parts && parts.variants) VARIANTS[key] = parts.variants;
     if (parts && parts.example) EXAMPLES[key] = parts.example;
   }
 
