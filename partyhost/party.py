@@ -31,8 +31,10 @@ INVISIBLE = frozenset("\u3164\u2800\u115f\u1160\uffa0\u17b4\u17b5\u180e\u2060\uf
 fillers, the blank braille pattern…): a name made only of them is refused."""
 
 
-def _record_entry(entry: object) -> bool:
-    """Whether a saved record entry has the shape the pages read (see :meth:`Party.settle`)."""
+def _readable_entry(entry: object) -> bool:
+    """Whether a saved record entry has the shape the pages read (see :meth:`Party.settle`): a
+    game key, players with seat and name, a result that is None or has a list of places, and
+    highlights that are a list when present. Only looks; changes nothing."""
     if not isinstance(entry, dict) or not isinstance(entry.get("game"), str):
         return False
     players = entry.get("players")
@@ -44,9 +46,13 @@ def _record_entry(entry: object) -> bool:
     if result is not None and not (isinstance(result, dict) and isinstance(result.get("places", []), list)
                                    and all(isinstance(pl, list) for pl in result.get("places", []))):
         return False
-    entry.setdefault("highlights", [])
-    entry.setdefault("duration", None)
-    return isinstance(entry["highlights"], list)
+    return isinstance(entry.get("highlights", []), list)
+
+
+def _completed_entry(entry: dict) -> dict:
+    """A readable entry (:func:`_readable_entry`) with the fields an older snapshot lacks filled
+    in: no highlights, no duration. Returns a new dict; ``entry`` is left as it was."""
+    return {"highlights": [], "duration": None, **entry}
 
 
 def name_key(name: str) -> str:
@@ -516,7 +522,8 @@ class Party:
         party.coach_choice = ({k: v for k, v in choice.items() if isinstance(v, bool)}
                               if isinstance(choice, dict) else {})
         record = data.get("record")  # absent in a snapshot from before the record: an empty night
-        party.record = ([e for e in record if _record_entry(e)] if isinstance(record, list) else [])[-RECORD_MAX:]
+        readable = [e for e in record if _readable_entry(e)] if isinstance(record, list) else []
+        party.record = [_completed_entry(e) for e in readable[-RECORD_MAX:]]
         if isinstance(record, list) and len(party.record) < len(record):
             notes.append(f"{len(record) - len(party.record)} unreadable record entries dropped")
         recorded, started = data.get("recorded"), data.get("started_at")

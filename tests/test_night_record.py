@@ -134,6 +134,19 @@ def test_unreadable_record_entries_are_dropped_and_the_record_is_bounded():
     assert len(Party.from_dict(data, random.Random(1)).record) == RECORD_MAX
 
 
+def test_an_older_entry_is_completed_without_changing_the_snapshot_it_came_from():
+    """Reading the record checks each entry, then fills what an older entry lacks (no
+    highlights, no duration) in a copy; an entry whose highlights are not a list is dropped."""
+    party = Party(room="ABCD")
+    old = {"serial": 1, "game": "the_mind", "players": [{"seat": "s1", "name": "A"}], "result": None}
+    bad = {**old, "highlights": "x"}
+    data = {**party.to_dict(), "record": [old, bad]}
+    restored = Party.from_dict(data, random.Random(1))
+    assert restored.record == [{**old, "highlights": [], "duration": None}]
+    assert data["record"][0] == {"serial": 1, "game": "the_mind", "players": [{"seat": "s1", "name": "A"}],
+                                 "result": None}  # the snapshot's own entry is left as it was
+
+
 # ----- highlights, one scripted game each ------------------------------------------------------
 
 def test_the_mind_highest_level_and_tightest_gap():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import msg
+from .base import coach_step, coach_tip_text, msg
 from .decrypto_scoring import other
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,8 +42,7 @@ def strip(g: "Decrypto") -> dict | None:
         nxt = ("reveal_end1" if g.round == 1 else "reveal_end2") if last else step
     if g.variant == "three" and step in ("encrypt", "decode", "reveal") and nxt != "reveal_end1":
         nxt += "_three"
-    return {"step": step, "now": msg(P + "coach.step." + step, **params),
-            "next": msg(P + "coach.next." + nxt, **params)}
+    return coach_step(P, step, nxt, **params)
 
 
 def tip(g: "Decrypto", seat: str) -> dict | None:
@@ -67,7 +66,7 @@ def tip(g: "Decrypto", seat: str) -> dict | None:
         name = "reveal"
     if name is None:
         return None
-    return {"id": P + "tip." + name, **msg(P + "coach.tip." + name)}
+    return coach_tip_text(P, name)
 
 
 

@@ -302,6 +302,13 @@ class Diabolo(Game):
         self._deal(1, float(now))
         self.version = 1
 
+    def next_dealer(self) -> str:
+        """Who deals the next round as planned now (the seat to the left of this round's dealer,
+        §3; after a kick, the replanned rotation; with victory tiles the rotation goes on). Also
+        the seat that starts it once the scores are shown. Changes nothing; for views and the
+        coach."""
+        return self._planned_dealer(self.round + 1)
+
     def _planned_dealer(self, number: int) -> str:
         """The dealer of round ``number`` (at most one past the plan) as planned: each next
         dealer sits to the left (§3); with victory tiles the rotation goes on past the plan, as

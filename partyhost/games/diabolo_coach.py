@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import msg
+from .base import coach_step, coach_tip_text, msg
 
 if TYPE_CHECKING:  # pragma: no cover
     from .diabolo import Diabolo
@@ -39,7 +39,7 @@ def strip(g: "Diabolo") -> dict | None:
         step = "picking"
     elif g.phase == "scored":
         step = "scored"
-        params["next_seat"] = g._planned_dealer(g.round + 1)
+        params["next_seat"] = g.next_dealer()
     elif not g.deck:
         step = "deck_out"
     elif kind == "claim_taken" and g.claim:
@@ -49,8 +49,7 @@ def strip(g: "Diabolo") -> dict | None:
         step = "joker"
     else:
         step = "turn"
-    return {"step": step, "now": msg(P + "coach.step." + step, **params),
-            "next": msg(P + "coach.next." + step, **params)}
+    return coach_step(P, step, **params)
 
 
 def tip(g: "Diabolo", seat: str) -> dict | None:
@@ -68,7 +67,7 @@ def tip(g: "Diabolo", seat: str) -> dict | None:
         else:
             return None
     elif g.phase == "scored":
-        name = "deal" if seat == g._planned_dealer(g.round + 1) else None
+        name = "deal" if seat == g.next_dealer() else None
     elif g.phase == "turning":
         if _joker_up(g):
             name = "joker"
@@ -82,7 +81,7 @@ def tip(g: "Diabolo", seat: str) -> dict | None:
         name = None
     if name is None:
         return None
-    return {"id": P + "tip." + name, **msg(P + "coach.tip." + name, language=_lang(g))}
+    return coach_tip_text(P, name, language=_lang(g))
 
 
 
@@ -101,7 +100,7 @@ def guide(g: "Diabolo", seat: str | None) -> dict:
             return {"now": msg(P + "guide.pick")}
         return {"now": msg(P + "guide.pick_wait")}
     if g.phase == "scored":
-        nxt = g._planned_dealer(g.round + 1)
+        nxt = g.next_dealer()
         if seat == nxt:
             return {"now": msg(P + "guide.deal")}
         return {"now": msg(P + "guide.wait_deal", next_seat=nxt)}

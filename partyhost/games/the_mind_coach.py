@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import msg
+from .base import coach_step, coach_tip_text, msg
 
 if TYPE_CHECKING:  # pragma: no cover
     from .the_mind import TheMind
@@ -40,8 +40,7 @@ def strip(g: "TheMind") -> dict | None:
     else:
         step = "play"
     params = {"by_seat": g.proposal["by"]} if step == "shuriken" else {}
-    return {"step": step, "now": msg(P + "coach.step." + step, **params),
-            "next": msg(P + "coach.next." + step)}
+    return coach_step(P, step, **params)
 
 
 def tip(g: "TheMind", seat: str) -> dict | None:
@@ -59,7 +58,7 @@ def tip(g: "TheMind", seat: str) -> dict | None:
         name = "play"
     else:
         return None
-    return {"id": P + "tip." + name, **msg(P + "coach.tip." + name)}
+    return coach_tip_text(P, name)
 
 
 

@@ -619,6 +619,12 @@ class TopTen(Game):
 
     # --- internals ---------------------------------------------------------------------------
 
+    def next_captain(self) -> str:
+        """Who is captain after the current one: the next seat to the left (seating order,
+        wrapping), who also draws the next round's card (§round). Changes nothing; for views
+        and the coach."""
+        return self._after(self.captain)
+
     def _after(self, seat: str | None) -> str:
         """The next seat to the left (next in seating order, wrapping)."""
         i = self.players.index(seat) if seat in self.players else -1

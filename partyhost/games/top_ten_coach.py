@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .base import msg
+from .base import coach_step, coach_tip_text, msg
 
 if TYPE_CHECKING:  # pragma: no cover
     from .top_ten import TopTen
@@ -27,10 +27,9 @@ def strip(g: "TopTen") -> dict | None:
         return None
     if step == "order" and g.reveals and g.reveals[-1]["mistake"]:
         step = "mistake"
-    params = {"captain_seat": g.captain, "next_seat": g._after(g.captain)}
+    params = {"captain_seat": g.captain, "next_seat": g.next_captain()}
     nxt = step + ("_nine" if step in ("choose", "answer") and g.captain not in g.answerers else "")
-    return {"step": step, "now": msg(P + "coach.step." + step, **params),
-            "next": msg(P + "coach.next." + nxt, **params)}
+    return coach_step(P, step, nxt, **params)
 
 
 def tip(g: "TopTen", seat: str) -> dict | None:
@@ -51,12 +50,12 @@ def tip(g: "TopTen", seat: str) -> dict | None:
         else:
             name = "captain_order" if captain else ("wait_order" if seat in g.numbers else None)
     elif g.phase == "round_over":
-        name = "next_captain" if seat == g._after(g.captain) else None
+        name = "next_captain" if seat == g.next_captain() else None
     else:
         name = None
     if name is None:
         return None
-    return {"id": P + "tip." + name, **msg(P + "coach.tip." + name)}
+    return coach_tip_text(P, name)
 
 
 
@@ -82,7 +81,7 @@ def guide(g: "TopTen", seat: str | None) -> dict:
         if captain:
             return {"now": msg(P + "guide.order")}
         return {"now": msg(P + "guide.wait_order", captain_seat=g.captain)}
-    nxt = g._after(g.captain)
+    nxt = g.next_captain()
     if seat == nxt:
         return {"now": msg(P + "guide.next_round")}
     return {"now": msg(P + "guide.wait_next", next_seat=nxt)}

@@ -53,7 +53,7 @@ def view(game: "TopTen", seat: str | None) -> dict:
         "unicorns": game.unicorns,
         "poops": game.poops,
         "captain": game.captain,
-        "next_captain": game._after(game.captain) if game.players else None,
+        "next_captain": game.next_captain() if game.players else None,
         "lang": game.lang,
         "theme": plain(game.theme),
         "players": [

@@ -687,6 +687,11 @@ class WordBasket(Game):
         if self.vote is None or self.vote_info["id"] != vote_id:
             raise RuleError("wb_vote_gone")
 
+    def challengeable(self) -> dict | None:
+        """The top word's chain record (``{"n", "seat", "word", …}``, public) while it may still be
+        challenged, else None. Changes nothing; for views and the coach."""
+        return self._challengeable()
+
     def _challengeable(self) -> dict | None:
         """The chain record of the top word if it may be challenged now, else None."""
         if not self.basket or self.basket[-1]["how"] != "play":

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..lexicon import kana
-from .base import msg
+from .base import coach_step, coach_tip_text, msg
 
 if TYPE_CHECKING:  # pragma: no cover
     from .word_basket import WordBasket
@@ -44,8 +44,7 @@ def strip(g: "WordBasket") -> dict | None:
         step = "deal"
     else:
         step = "play"
-    return {"step": step, "now": msg(P + "coach.step." + step, **params),
-            "next": msg(P + "coach.next." + step, **params)}
+    return coach_step(P, step, **params)
 
 
 def tip(g: "WordBasket", seat: str) -> dict | None:
@@ -53,7 +52,7 @@ def tip(g: "WordBasket", seat: str) -> dict | None:
     if seat not in g.players:
         return None
     hand = g.hands.get(seat) or []
-    top = g._challengeable()
+    top = g.challengeable()
     if g.phase == "vote" and g.vote is not None:
         if seat in g.vote.voters and seat not in g.vote.ballots:
             name = "vote"
@@ -69,7 +68,7 @@ def tip(g: "WordBasket", seat: str) -> dict | None:
         name = "play"
     else:
         return None
-    return {"id": P + "tip." + name, **msg(P + "coach.tip." + name)}
+    return coach_tip_text(P, name)
 
 
 
