@@ -183,6 +183,27 @@ def test_the_mind_level_one_ready_play_shuriken_and_the_level_done():
     assert strip_step(g) is None and tip_of(g, "s1") == "play"  # tips go on while the coach is on
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_minds_shuriken_at_level_one_always_clears_the_level(players):
+    """The strip had a ``shuriken_done`` step ("play picks up where it stopped") that level 1 can
+    never show: one card each, so a thrown shuriken empties every hand, whoever has played,
+    before or during play. The table sees ``level_done`` instead."""
+    for seed in range(8):
+        for played in range(players):  # how many have played their card before the shuriken
+            g = started(TheMind, players, seed=seed)
+            for s in g.players:
+                g.apply(s, {"type": "ready", "level": 1, "ready": True}, 1.0)
+            order = sorted(g.players, key=lambda s: g.hands[s][0])
+            for s in order[:played]:
+                g.apply(s, {"type": "play", "level": 1, "card": g.hands[s][0]}, 2.0)
+            g.apply(order[-1], {"type": "propose_shuriken", "level": 1}, 3.0)
+            for s in g.players:
+                if s != order[-1]:
+                    g.apply(s, {"type": "vote_shuriken", "proposal": 1, "agree": True}, 3.5)
+            assert g.level == 2 and g.phase == "ready", (seed, played)
+            assert strip_step(g) == "level_done", (seed, played)
+
+
 def test_the_mind_coach_does_not_ask_for_ready_while_the_table_waits_for_an_away_player():
     """While play is stopped for an away player (issue 16) the TV names whom it waits for; the
     coach strip must not tell the table to press Ready (it did: 「準備OKを押します」)."""

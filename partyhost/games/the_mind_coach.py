@@ -23,7 +23,10 @@ def _event_kind(g: "TheMind") -> str | None:
 
 
 def strip(g: "TheMind") -> dict | None:
-    """The TV's coach line during level 1 (and the moment level 1 is done)."""
+    """The TV's coach line during level 1 (and the moment level 1 is done).
+
+    A shuriken used at level 1 has no step of its own: each player holds one card there, so a
+    thrown shuriken empties every hand and the line goes straight to ``level_done``."""
     kind = _event_kind(g)
     if g.level == 2 and g.phase == "ready" and kind == "level_complete" and not any(g.ready.values()):
         step = "level_done"
@@ -33,8 +36,6 @@ def strip(g: "TheMind") -> dict | None:
         step = "shuriken"
     elif g.phase == "ready" and kind == "mistake":
         step = "mistake"
-    elif g.phase == "ready" and kind == "shuriken":
-        step = "shuriken_done"
     elif g.phase == "ready":
         step = "ready"
     else:
