@@ -333,3 +333,42 @@ def test_diabolo_vote_tip_never_asks_to_reject_the_games_own_language(lang, word
     for other in ("de", "en"):
         other_name = i18n.message(lang, f"diabolo.coach.lang.{other}")
         assert text.count(other_name) == (1 if other == word_lang else 0), text
+
+
+# --- the coach modules' shared helpers and the games' public methods they use ------------------------
+
+
+def test_coach_step_and_tip_text_build_the_shapes_every_page_reads():
+    from partyhost.games.base import coach_step, coach_tip_text
+
+    assert coach_step("g.", "play", by_seat="s1") == {
+        "step": "play", "now": {"key": "g.coach.step.play", "params": {"by_seat": "s1"}},
+        "next": {"key": "g.coach.next.play", "params": {"by_seat": "s1"}}}
+    assert coach_step("g.", "choose", "choose_nine")["next"]["key"] == "g.coach.next.choose_nine"
+    assert coach_tip_text("g.", "vote", language={"key": "x"}) == {
+        "id": "g.tip.vote", "key": "g.coach.tip.vote", "params": {"language": {"key": "x"}}}
+
+
+def test_no_coach_module_reaches_into_a_games_private_helpers():
+    """Coach modules read the game through its public, documented methods (next_captain,
+    next_dealer, challengeable…), so a rules refactor cannot silently change what they teach."""
+    from pathlib import Path
+    import re
+
+    games = Path(__file__).resolve().parent.parent / "partyhost" / "games"
+    for path in sorted(games.glob("*_coach.py")):
+        found = re.findall(r"\bg\._\w+", path.read_text("utf-8"))
+        assert not found, (path.name, found)
+
+
+def test_the_public_methods_the_coach_uses_name_the_rules_seats():
+    tt = started(TopTen, 5)
+    i = tt.players.index(tt.captain)
+    assert tt.next_captain() == tt.players[(i + 1) % 5] == tt.view(None)["next_captain"]
+    dia = started(Diabolo, 3)
+    assert dia.next_dealer() == dia.dealers[dia.round]  # round 1 is dealers[0]; the plan's next
+    tiles = started(Diabolo, 2, victory_tiles=True)
+    tiles.round = len(tiles.dealers)  # past the plan, with tiles the rotation goes on to the left
+    assert tiles.dealers == ["s1", "s2", "s1", "s2"] and tiles.next_dealer() == "s1"
+    wb = started(WordBasket, 3)
+    assert wb.challengeable() is None  # nothing played yet
