@@ -52,7 +52,8 @@ def candidates(record: list[dict], scoreboard: list[dict]) -> dict[str, list[dic
     - ``miss``: the player whose Top Ten answer made the night's widest miss.
     - ``hero``: the seats with the most cooperative wins (at least 1).
     - ``winner_of``: each seat that won (first place in) a competitive game: the last such game.
-    - ``runner_up``: each seat with the most second places in competitive games (at least 1).
+    - ``runner_up``: each seat that came second in a competitive game (with how often; the
+      most often first).
     - ``regular``: each seat that played every game of a night of two or more.
     """
     out: dict[str, list[dict]] = {kind: [] for kind in ORDER}
@@ -104,9 +105,8 @@ def candidates(record: list[dict], scoreboard: list[dict]) -> dict[str, list[dic
         most = max(coop.values())
         out["hero"] += [_title(s, "hero", count=n) for s, n in coop.items() if n == most]
     out["winner_of"] += [_title(s, "winner_of", game={"key": f"{g}.name"}) for s, g in won.items()]
-    if seconds:
-        most = max(seconds.values())
-        out["runner_up"] += [_title(s, "runner_up", count=n) for s, n in seconds.items() if n == most]
+    out["runner_up"] += [_title(s, "runner_up", count=n)
+                         for s, n in sorted(seconds.items(), key=lambda kv: -kv[1])]
     if len(record) >= 2:
         out["regular"] += [_title(r["seat"], "regular", games=r["games"])
                            for r in scoreboard if r["games"] == len(record)]

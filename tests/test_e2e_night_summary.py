@@ -21,7 +21,7 @@ from partyhost.party import Party
 from partyhost.store import Store
 
 from .test_e2e_howto import LONG_NAMES, open_tv_at
-from .test_e2e_mind import PHONE_DEVICE, close_all, shot, watch
+from .test_e2e_mind import PHONE_DEVICE, close_all, shot, shots_dir, watch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -184,6 +184,8 @@ def test_the_host_ends_the_night_a_phone_saves_it_and_it_survives_a_restart(serv
         assert width == 1080 and 900 < height < 6000, (width, height)
         assert path.stat().st_size > 20_000, path.stat().st_size
         assert download.suggested_filename.endswith(".png")
+        shots_dir().mkdir(parents=True, exist_ok=True)
+        (shots_dir() / "night-summary-image.png").write_bytes(path.read_bytes())
         expect(phone.locator(".night-preview img")).to_be_visible()
         assert not problems, problems
         # a host restart: the summary is still up on the TV and the phone

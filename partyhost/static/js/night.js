@@ -265,7 +265,7 @@
 
   function momentumHtml(s, phone) {
     const m = s.party.momentum;
-    if (!m || !s.host) return "";
+    if (!m || !s.host || !m.again) return ""; /* after a game: nothing before the first */
     const next = m.next && m.next.game !== m.again ? m.next : null;
     const rule = next ? t(next.fresh ? "night.next_rule" : "night.next_rule_played", { count: m.present }) : "";
     return `<div class="momentum ${phone ? "phone" : "tv"}" data-testid="momentum">
