@@ -284,6 +284,12 @@
     root.querySelectorAll("[data-night-save]").forEach((b) => { b.onclick = () => saveImage(root, PH.last || s); });
   }
 
+  /* a TV window resized (or a browser moved to the big screen): the summary fits itself again */
+  addEventListener("resize", () => {
+    const app = document.getElementById("app");
+    if (document.body.classList.contains("tv") && app && app.dataset.screen === "summary" && PH.last && PH.last.party.summary) tv(app, PH.last);
+  });
+
   PH.night = {
     tv, phone, drawImage, wire,
     lobbyTv: (s) => momentumHtml(s, false),
