@@ -2,8 +2,8 @@
 
 (1) A saved night of 2 and of 9 players with the summary up: the TV's summary (games, podium,
 titles) fits 1280×720 and 1920×1080 without scrolling or anything outside its box.
-(2) A saved night of three players: the TV lobby offers もう一度 and the next game with its rule;
-the host ends the night (confirm); a phone shows its title and saves the summary as an image
+(2) A saved night of three players: the TV lobby offers もう一度 (which starts the last game) and
+the next game with its rule; the host ends the night (confirm); a phone shows its title and saves the summary as an image
 (a real download: a PNG, its size read from its header); after a host restart the TV and the
 phone show the summary again; the host goes back to the lobby and the night goes on.
 
@@ -167,6 +167,13 @@ def test_the_host_ends_the_night_a_phone_saves_it_and_it_survives_a_restart(serv
         shot(tv, "night-momentum-tv.png")
         tv.dialog_seen = []
         tv.on("dialog", lambda d: (tv.dialog_seen.append(d.message), d.accept()))
+        # もう一度 starts the last game (Diabolo) at once; the host ends it midway (not recorded)
+        momentum.get_by_test_id("again-game").click()
+        tv.wait_for_function("() => PH.last.party.phase === 'game' && PH.last.game && PH.last.game.game === 'diabolo'")
+        tv.get_by_test_id("end").click()
+        expect(tv.get_by_test_id("ohiraki")).to_be_visible()
+        assert tv.dialog_seen  # "end the game?" was asked
+        tv.dialog_seen.clear()
         tv.get_by_test_id("ohiraki").click()
         expect(tv.get_by_test_id("summary")).to_be_visible()
         assert tv.dialog_seen and "おひらき" in tv.dialog_seen[0]

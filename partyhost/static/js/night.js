@@ -7,7 +7,8 @@
  *   PH.night.phone(app, s)    a phone's summary, with "save as image" (a canvas drawn here → PNG)
  *   PH.night.lobbyTv(s)       HTML for the TV lobby's momentum row (host buttons + suggestion)
  *   PH.night.lobbyPhone(s)    the same for a host phone's lobby
- *   PH.night.wire(root, s)    wires the buttons of either
+ *   PH.night.wire(root, s)    wires the buttons of either (もう一度 is a ``data-host`` button:
+ *                             PH.wireHost sends it, once however often it is tapped)
  */
 "use strict";
 
@@ -269,7 +270,7 @@
     const next = m.next && m.next.game !== m.again ? m.next : null;
     const rule = next ? t(next.fresh ? "night.next_rule" : "night.next_rule_played", { count: m.present }) : "";
     return `<div class="momentum ${phone ? "phone" : "tv"}" data-testid="momentum">
-      ${m.again ? `<button class="small primary" data-night-again data-testid="again-game">${esc(t("night.again", { game: t(m.again + ".name") }))}</button>` : ""}
+      ${m.again ? `<button class="small primary" data-host="again" data-testid="again-game">${esc(t("night.again", { game: t(m.again + ".name") }))}</button>` : ""}
       ${next ? `<button class="small" data-choose="${esc(next.game)}" data-testid="next-game" title="${esc(rule)}">${esc(t("night.next", { game: t(next.game + ".name") }))}</button>` : ""}
       ${m.again ? `<button class="small night-open" data-night-open data-testid="ohiraki">${esc(t("night.open"))}</button>` : ""}
       ${next ? `<p class="rule" data-testid="next-rule">${esc(rule)}</p>` : ""}</div>`;
@@ -280,7 +281,6 @@
       b.onclick = () => { if (confirm(t("night.confirm"))) PH.host("ohiraki", { on: true }); };
     });
     root.querySelectorAll("[data-night-back]").forEach((b) => { b.onclick = () => PH.host("ohiraki", { on: false }); });
-    root.querySelectorAll("[data-night-again]").forEach((b) => { b.onclick = () => PH.host("again"); });
     root.querySelectorAll("[data-night-save]").forEach((b) => { b.onclick = () => saveImage(root, PH.last || s); });
   }
 
