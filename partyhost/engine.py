@@ -776,6 +776,7 @@ class Engine:
     def party_view(self) -> dict:
         """The public lobby state every screen shows."""
         party = self.party
+        board = party.scoreboard()
         return {
             "room": party.room,
             "phase": party.phase,
@@ -792,18 +793,17 @@ class Engine:
             "coach": party.coach_on(),
             "ended": party.ended,
             "record": party.record,
-            "scoreboard": party.scoreboard(),
-            **self._night_view(),
+            "scoreboard": board,
+            **self._night_view(board),
         }
 
-    def _night_view(self) -> dict:
+    def _night_view(self, board: list[dict]) -> dict:
         """The lobby's momentum (もう一度 and the suggested next game for the seats present,
         :func:`partyhost.night.suggest`) and, while おひらき is up, the night summary
         (:func:`partyhost.night.summary`)."""
         party = self.party
         present = sum(1 for s in party.seats.values() if s.connections > 0)
         ranges = {key: (cls.MIN_PLAYERS, cls.MAX_PLAYERS) for key, cls in registry.GAMES.items()}
-        board = party.scoreboard()
         return {
             "momentum": {
                 "again": party.record[-1]["game"] if party.record else None,

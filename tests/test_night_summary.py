@@ -137,6 +137,14 @@ def test_hero_and_regular_when_the_top_is_taken():
     assert got["s4"] == ("runner_up", {"count": 1})
 
 
+def test_the_one_who_played_every_game_is_the_regular():
+    record = [entry("the_mind", ["s1", "s2"], {"coop": True, "won": False, "places": [["s1", "s2"]]}),
+              entry("the_mind", ["s2", "s3"], {"coop": True, "won": False, "places": [["s2", "s3"]]})]
+    got = titled(record)
+    assert got == {"s1": ("played", {"games": 1}), "s2": ("regular", {"games": 2}), "s3": ("played", {"games": 1})}
+    assert titled(record[:1])["s1"] == ("played", {"games": 1})  # one game is not a night to be regular at
+
+
 def test_titles_are_deterministic_one_per_seat_and_worded_in_both_languages():
     record = [win("word_basket", ALL, ["s2"], ["s1", "s3", "s4"],),
               entry("the_mind", ALL, {"coop": True, "won": True, "places": [ALL]},
