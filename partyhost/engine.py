@@ -25,7 +25,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from . import i18n, wire
+from . import i18n, night, wire
 from .games import registry
 from .games.base import RuleError
 from .netaddr import Candidate, join_url
@@ -71,7 +71,7 @@ ENVELOPES: dict[str, dict] = {
         "properties": {
             "id": _ID,
             "op": {"enum": ["choose", "start", "restart", "pause", "resume", "end", "kick",
-                            "promote", "address", "game", "coach", "claim"]},
+                            "promote", "address", "game", "coach", "claim", "again", "ohiraki"]},
             "claim": {"type": "string", "maxLength": 40},
             "allow": {"type": "boolean"},
             "action": {"type": "object"},
@@ -753,6 +753,12 @@ class Engine:
             if "on" not in payload:
                 raise RuleError("malformed", detail="on: required")
             party.set_coach(payload["on"])
+        elif op == "again":  # もう一度: the last recorded game, same options
+            party.again(self.rng, self._rules_now())
+        elif op == "ohiraki":  # the night summary on (おひらき) or off (the night goes on)
+            if "on" not in payload:
+                raise RuleError("malformed", detail="on: required")
+            party.show_summary(payload["on"])
         elif op == "address":
             index = payload.get("index", 0)
             if index >= len(self.addresses):
@@ -770,6 +776,7 @@ class Engine:
     def party_view(self) -> dict:
         """The public lobby state every screen shows."""
         party = self.party
+        board = party.scoreboard()
         return {
             "room": party.room,
             "phase": party.phase,
@@ -787,7 +794,24 @@ class Engine:
             "coach": party.coach_on(),
             "ended": party.ended,
             "record": party.record,
-            "scoreboard": party.scoreboard(),
+            "scoreboard": board,
+            **self._night_view(board),
+        }
+
+    def _night_view(self, board: list[dict]) -> dict:
+        """The lobby's momentum (もう一度 and the suggested next game for the seats present,
+        :func:`partyhost.night.suggest`) and, while おひらき is up, the night summary
+        (:func:`partyhost.night.summary`)."""
+        party = self.party
+        present = sum(1 for s in party.seats.values() if s.connections > 0)
+        ranges = {key: (cls.MIN_PLAYERS, cls.MAX_PLAYERS) for key, cls in registry.GAMES.items()}
+        return {
+            "momentum": {
+                "again": party.record[-1]["game"] if party.record else None,
+                "present": present,
+                "next": night.suggest(ranges, present, party.record),
+            },
+            "summary": night.summary(party.record, board, party.seats) if party.summary else None,
         }
 
     def view_for(self, conn: Connection, shared: dict | None = None) -> dict:

@@ -114,7 +114,8 @@ class Party:
 
     ``record`` is the night's record (今夜の記録): one entry per finished game (see
     :meth:`settle`), kept in the snapshot; ``recorded`` is the serial of the last game written
-    there and ``started_at`` the game clock when the current game started.
+    there and ``started_at`` the game clock when the current game started. ``summary`` is
+    True while the おひらき screen (the night summary) is up: see :meth:`show_summary`.
     """
 
     room: str
@@ -137,6 +138,7 @@ class Party:
     record: list[dict] = field(default_factory=list)
     recorded: int = 0
     started_at: float | None = None
+    summary: bool = False
 
     # ----- seats -------------------------------------------------------------------------
     def seat_of_token(self, token: object) -> Seat | None:
@@ -339,6 +341,7 @@ class Party:
         self.ended = None
         self.game_serial += 1
         self.started_at = now
+        self.summary = False  # a new game: the night went on after おひらき
         for seat in self.seats.values():
             seat.spectator = seat.id not in players
 
@@ -392,6 +395,34 @@ class Party:
         del self.record[:-RECORD_MAX]
         self.recorded = self.game_serial
         return True
+
+    def show_summary(self, on: bool) -> None:
+        """おひらき: the host ends the night (``on``), and every screen shows the summary of the
+        record; ``on=False`` goes back to the lobby and the night goes on. Kept in the snapshot.
+
+        Raises:
+            RuleError: ``"game_running"`` while a game is under way; ``"night_empty"`` when no
+            game has been recorded yet (there is nothing to sum up).
+        """
+        if on and self.running:
+            raise RuleError("game_running")
+        if on and not self.record:
+            raise RuleError("night_empty")
+        if on and self.phase == "game":  # a finished game still on screen: back to the lobby first
+            self.end()
+        self.summary = bool(on)
+
+    def again(self, rng: random.Random, now: float) -> None:
+        """もう一度: start the night's last recorded game again, with its saved options.
+
+        Raises:
+            RuleError: ``"night_empty"`` with nothing recorded; otherwise as :meth:`choose`
+            and :meth:`start`.
+        """
+        if not self.record:
+            raise RuleError("night_empty")
+        self.choose(self.record[-1]["game"])
+        self.start(rng, now)
 
     def scoreboard(self) -> list[dict]:
         """The party score across the record, best first: ``[{"seat", "name", "points",
@@ -462,6 +493,7 @@ class Party:
             "record": self.record,
             "recorded": self.recorded,
             "started_at": self.started_at,
+            "summary": self.summary,
         }
 
     @classmethod
@@ -529,6 +561,7 @@ class Party:
         recorded, started = data.get("recorded"), data.get("started_at")
         party.recorded = recorded if type(recorded) is int else 0
         party.started_at = float(started) if type(started) in (int, float) else None
+        party.summary = data.get("summary") is True and bool(party.record)
         saved_game = data.get("game")
         if saved_game:
             key = saved_game.get("key") if isinstance(saved_game, dict) else None

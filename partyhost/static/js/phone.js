@@ -100,12 +100,14 @@
           ${!canStart && g ? `<p class="note">${esc(t("lobby.need", { game: t(g.key + ".name"), min: g.min, max: g.max, count }))}</p>`
             : g && count > g.max ? `<p class="note">${esc(t("lobby.sitout", { count: count - g.max }))}</p>` : ""}`
           : `<p class="waiting" data-testid="waiting">${esc(t("lobby.waiting"))}</p>`}
+        ${hostTools && PH.night ? PH.night.lobbyPhone(s) : ""}
         ${PH.coach ? PH.coach.lobby(s) : ""}
         <div class="game-options-here"></div>
         <h2>${esc(t("lobby.players"))} (${count})</h2>
         ${rosterHtml(s, hostTools)}
       </section>`);
     PH.wireHost(app, s);
+    if (PH.night) PH.night.wire(app, s);
     /* the game's own options panel keeps its element (and what is typed in it) across redraws */
     if (!options || options.dataset.game !== s.party.game_key) {
       options = document.createElement("div");
@@ -157,6 +159,7 @@
     const inGame = s.party.phase === "game" && s.game;
     PH.wake.update(!!(inGame && !s.party.over && s.me.playing));
     if (inGame) renderGame(s);
+    else if (s.party.summary && PH.night) { screen = "summary"; PH.night.phone(app, s); } /* おひらき */
     else renderLobby(s);
   }
 })();

@@ -102,9 +102,11 @@
     const picker = side.querySelector(".picker");
     picker.innerHTML = `
         ${s.party.ended && s.party.ended.reason !== "finished" ? `<p class="event" data-testid="ended">${esc(t("lobby.ended." + s.party.ended.reason))}</p>` : ""}
+        ${PH.night ? PH.night.lobbyTv(s) : ""}
         <h2>${esc(t("lobby.game"))}</h2>
         ${gamePicker(s)}`;
     PH.wireHost(picker, s);
+    if (PH.night) PH.night.wire(picker, s);
     PH.lobbyOptions(side.querySelector(".game-options"), s);
     const players = side.querySelector(".lobby-players");
     /* A TV never scrolls: more than four seats start in two compact columns, and whenever the
@@ -210,6 +212,7 @@
     renderAlerts(s);
     hostBar(s);
     if (s.party.phase === "game" && s.game) renderGame(s);
+    else if (s.party.summary && PH.night) { screen = "summary"; PH.night.tv(app, s); } /* おひらき */
     else renderLobby(s);
   }
 })();
