@@ -21,8 +21,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from partyhost import i18n
+from partyhost.lexicon import kana
+
 from .test_e2e_coach import _nonword
-from .test_e2e_word_basket import find_play
+from .test_e2e_word_basket import find_play, fitting_cards
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 expect.set_options(timeout=8_000)
@@ -337,6 +340,86 @@ def test_word_basket(table):
     expect(t.phone(runner).get_by_test_id("reach")).to_be_visible()
     t.check("word basket one card left")
     t.verdict()
+
+
+# Where each card of the typing strip lies, against the visual viewport and the word field.
+STRIP = """() => {
+  const vv = visualViewport, input = document.querySelector('[data-testid=word]').getBoundingClientRect();
+  const bar = document.querySelector('body.phone .bar').getBoundingClientRect();
+  const cards = [...document.querySelectorAll('[data-testid=fit-strip] [data-card]')].map((b) => {
+    const r = b.getBoundingClientRect();
+    return { id: Number(b.dataset.card), top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+  });
+  return { cards, inputTop: input.top, vvTop: vv.offsetTop, vvBottom: vv.offsetTop + vv.height, vvHeight: vv.height,
+           barBottom: bar.bottom, width: vv.width, focused: document.activeElement && document.activeElement.dataset.testid };
+}"""
+
+
+def strip_issues(page: Page, fits: list[int]) -> list[str]:
+    """Why the strip does not show the cards ``fits`` inside the visual viewport above the field."""
+    box = page.evaluate(STRIP)
+    bad = []
+    if sorted(c["id"] for c in box["cards"]) != sorted(fits):
+        bad.append(f"the strip shows {[c['id'] for c in box['cards']]}, the cards that fit are {fits}")
+    for c in box["cards"]:
+        if c["top"] < max(box["vvTop"], box["barBottom"]) - 0.5 or c["bottom"] > box["vvBottom"] + 0.5:
+            bad.append(f"card {c['id']} is outside the visual viewport: {c} {box}")
+        if c["bottom"] > box["inputTop"] + 0.5:
+            bad.append(f"card {c['id']} is not above the word field: {c} {box}")
+        if c["left"] < -0.5 or c["right"] > box["width"] + 0.5:
+            bad.append(f"card {c['id']} is cut at the side: {c}")
+    return bad
+
+
+def test_word_basket_cards_that_fit_stay_above_the_keyboard(table):
+    """On 360×800 a 300 px on-screen keyboard leaves a 500 px visual viewport: while the word is
+    typed, every card it fits is shown (and playable) inside it, above the field; with one card
+    fitting, the hint says Enter plays it, in Japanese and in English."""
+    t = table
+    t.start("word_basket")
+    page = t.phones[1]  # its coach tip is up too: the game starts lower on the page
+    g = t.view(page)
+    play = find_play(g)
+    assert play, "no word fits the hand"
+    fits = fitting_cards(g, kana.reading(play[2]))
+    word = page.get_by_test_id("word")
+    try:
+        word.tap()
+        page.set_viewport_size({"width": WIDTH, "height": HEIGHT - KEYBOARD})  # the keyboard opens
+        page.wait_for_function("(h) => visualViewport.height === h", arg=HEIGHT - KEYBOARD)
+        word.fill(play[1])
+        expect(page.get_by_test_id("fit-strip").locator("[data-card]")).to_have_count(len(fits))
+        try:
+            page.wait_for_function("""() => { const i = document.querySelector('[data-testid=word]').getBoundingClientRect();
+              return [...document.querySelectorAll('[data-testid=fit-strip] [data-card]')].every((b) => {
+                const r = b.getBoundingClientRect();
+                return r.top >= visualViewport.offsetTop && r.bottom <= visualViewport.offsetTop + visualViewport.height && r.bottom <= i.top; }); }""",
+                                   timeout=3_000)
+        except Exception:  # noqa: BLE001 - the assertion below says what is wrong
+            pass
+        assert not strip_issues(page, fits), strip_issues(page, fits)
+        if os.environ.get("PARTYHOST_FIT_SHOTS"):
+            page.screenshot(path=str(Path(os.environ["PARTYHOST_FIT_SHOTS"]) / "word-basket-keyboard.png"))
+        assert page.evaluate("() => document.activeElement.dataset.testid") == "word"
+        # one card fits: Enter plays it, says the hint (each language's own words)
+        one = find_play(g, only_one=True)
+        assert one, "no word fits exactly one card"
+        word.fill(one[1])
+        expect(page.get_by_test_id("enter-plays")).to_have_text(i18n.message("ja", "word_basket.ui.enter_plays"))
+        assert not strip_issues(page, [one[0]]), strip_issues(page, [one[0]])
+        page.evaluate("() => document.querySelector('.lang-switch').click()")  # from script: the field keeps the focus
+        page.wait_for_function("() => PH.lang === 'en'")
+        expect(page.get_by_test_id("enter-plays")).to_have_text(i18n.message("en", "word_basket.ui.enter_plays"))
+        expect(page.get_by_test_id("fit-strip").locator("[data-card]")).to_have_count(1)
+        # the strip's card plays the word
+        page.get_by_test_id(f"strip-card-{one[0]}").tap()
+        page.wait_for_function("(id) => !PH.last.game.hand.some((c) => c.id === id)", arg=one[0])
+    finally:
+        page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
+        if page.evaluate("() => PH.lang") != "ja":
+            page.locator(".lang-switch").first.click()
+            page.wait_for_function("() => PH.lang === 'ja'")
+    assert not t.problems, t.problems
 
 
 def test_diabolo(table):
