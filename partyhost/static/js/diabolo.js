@@ -317,6 +317,7 @@
       root.querySelector("[data-testid=send]").disabled = !p || !p.cards || p.cards.length < min || !!jokerFor;
       sc.part("joker").hidden = !jokerFor;
       compose.classList.toggle("joker-open", !!jokerFor); /* the letters take the typing's room */
+      compose.classList.toggle("armed", !!(jokerFor || p)); /* a word under way: 宣言! stays on screen */
       sc.draw("joker", !jokerFor ? "" : `<p>${esc(jokerFor.joker === 2 ? t("diabolo.joker_pick2", { have: jokerFor.have ? jokerFor.have + "_" : "__" }) : t("diabolo.joker_pick"))}</p>
         <div class="letters">${LETTERS.map((l) => `<button data-letter="${l}">${l}</button>`).join("")}</div>
         <button class="small" data-testid="joker-cancel">${esc(t("diabolo.cancel"))}</button>`, (el) => {
