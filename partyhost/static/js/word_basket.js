@@ -264,10 +264,9 @@
     inp.addEventListener("compositionstart", () => { P.composing = true; });
     inp.addEventListener("compositionend", () => { P.composing = false; if (P.s) drawHand(P.s); });
     inp.addEventListener("input", () => { if (P.s) drawHand(P.s); keepTyping(); });
-    /* typing: the cards that fit come in a strip just above the field, and the page keeps the
-       strip, the field and its hint inside the visual viewport (above the on-screen keyboard) */
-    inp.addEventListener("focus", () => { if (P.s) drawHand(P.s); keepTyping(); });
-    inp.addEventListener("blur", () => { if (P.s) drawHand(P.s); });
+    /* typing: the page keeps the strip of cards that fit (see drawHand), the field and its hint
+       inside the visual viewport, above the on-screen keyboard */
+    inp.addEventListener("focus", keepTyping);
     inp.addEventListener("keydown", (e) => {
       if (e.key !== "Enter") return;
       /* an IME's Enter confirms a conversion: it must never play a card */
@@ -291,7 +290,8 @@
     if (!typing() || !P.screen || typingFrame) return;
     typingFrame = requestAnimationFrame(() => {
       typingFrame = 0;
-      if (typing() && P.screen) PH.keepInView(P.screen.part("strip"), P.screen.part("hint"));
+      const strip = P.screen && P.screen.part("strip");
+      if (typing()) PH.keepInView(strip && !strip.hidden ? strip : P.input, P.screen.part("hint"));
     });
   }
   if (window.visualViewport) {
@@ -400,9 +400,11 @@
       b.onmousedown = (e) => e.preventDefault();
       b.onclick = () => { P.reading = b.dataset.reading; drawHand(P.s); };
     }));
-    /* the strip: the cards that fit, small, right above the field (playable with a tap) */
+    /* the strip: while a word is typed, the cards it fits, small, right above the field (they
+       stay in view above the keyboard; a tap plays). It follows the text, not the focus: a blur
+       (the keyboard closing as a button below is tapped) must not move that button */
     const strip = P.screen.part("strip");
-    strip.hidden = !typing();
+    strip.hidden = !typed().trim();
     const fitting = hand.filter((c) => f.fits.has(c.id));
     P.screen.draw("strip", strip.hidden ? "" : fitting.length
       ? fitting.map((c) => `<button class="wbcard fit k-${c.kind}" data-card="${c.id}" data-testid="strip-card-${c.id}" ${live ? "" : "disabled"}>${face(c)}</button>`).join("")
