@@ -718,12 +718,32 @@ const PH = (() => {
   }
   on("conn", connBadge);
 
+  /* Scroll the page as little as needed so that everything from the top of ``first`` to the
+     bottom of ``last`` is on screen: below the phone's sticky top bar and above the bottom of
+     the visual viewport (which an on-screen keyboard shortens). When the range is taller than
+     that, ``last`` (the button or field the player is about to use) wins. */
+  function keepInView(first, last) {
+    if (!first || !last) return;
+    const vv = window.visualViewport;
+    const bar = document.querySelector("body.phone .bar");
+    const top = Math.max(vv ? vv.offsetTop : 0, bar ? bar.getBoundingClientRect().bottom : 0) + 4;
+    const bottom = (vv ? vv.offsetTop + vv.height : window.innerHeight) - 4;
+    /* where they lie in the page (a sticky button is measured where it would be unstuck) */
+    const place = (el, side) => { const was = el.style.position; el.style.position = "static";
+      const r = el.getBoundingClientRect()[side]; el.style.position = was; return r; };
+    const a = place(first, "top"), b = place(last, "bottom");
+    let dy = 0;
+    if (b > bottom) dy = b - bottom;
+    if (a - dy < top && b - (a - top) <= bottom) dy = a - top;
+    if (Math.abs(dy) >= 1) window.scrollBy(0, dy);
+  }
+
   return {
     t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, markOf, shapeOf, refresh, pausedHtml, wireHost,
     lobbyOptions, setOptions, hostAct,
     mount, patch, react, guard, countdown, voteBox,
     langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },
-    get connected() { return !!(socket && socket.connected); }, serverNow,
+    get connected() { return !!(socket && socket.connected); }, serverNow, keepInView,
     games: {},
   };
 })();

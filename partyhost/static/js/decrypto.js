@@ -264,7 +264,7 @@
       ${rows}
       <p class="small" data-testid="draft-by">${esc(by)}</p>
       ${mine.locked ? `<p class="dc-locked" data-testid="locked">${esc(t("decrypto.locked", { code: codeText(code) }))}</p>`
-        : `<button class="primary big" data-lock="1" data-testid="lock" ${full ? "" : "disabled"}>${esc(t("decrypto.lock", { code: codeText(code) }))}</button>`}
+        : `<button class="primary big sticky-primary" data-lock="1" data-testid="lock" ${full ? "" : "disabled"}>${esc(t("decrypto.lock", { code: codeText(code) }))}</button>`}
     </div>`;
   }
 
@@ -514,6 +514,8 @@
         const i = Number(b.dataset.pick), d = Number(b.dataset.digit);
         for (let k = 0; k < 3; k++) if (k !== i && code[k] === d) code[k] = 0; /* a digit once: it moves */
         code[i] = code[i] === d ? 0 : d;
+        /* the picker and its lock button come on screen together (the coach's tip may push them down) */
+        requestAnimationFrame(() => PH.keepInView(main.querySelector(".dc-guess .dc-pick-row"), main.querySelector(".dc-guess [data-testid=lock]")));
         pending = { key: `${g.round}-${g.active}`, code, at: Date.now() };
         /* index: the server changes only this row, so a teammate's tap in flight is kept */
         PH.act({ type: "draft", round: g.round, team: g.active, code, index: i });

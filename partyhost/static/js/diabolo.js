@@ -183,8 +183,8 @@
         <div class="dia-joker" data-testid="joker-picker" data-part="joker" hidden></div>
         <input data-testid="word" autocomplete="off" autocapitalize="characters" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("diabolo.type_word_lang", { lang: langName(PH.last && PH.last.game) }))}">
         <p class="small dia-preview" data-testid="preview"></p>
-        <div class="row"><button class="primary big" data-testid="send">${esc(t("diabolo.send"))}</button></div>
-        <div class="row"><button class="small" data-testid="undo">${esc(t("diabolo.back"))}</button><button class="small" data-testid="clear">${esc(t("diabolo.clear"))}</button></div>
+        <div class="row send-row sticky-primary"><button class="primary big" data-testid="send">${esc(t("diabolo.send"))}</button></div>
+        <div class="row undo-row"><button class="small" data-testid="undo">${esc(t("diabolo.back"))}</button><button class="small" data-testid="clear">${esc(t("diabolo.clear"))}</button></div>
       </div>
       <div class="dia-bottom" data-part="bottom"></div>
     </div>`;
@@ -293,6 +293,8 @@
       else if (card.joker) jokerFor = { id, joker: card.joker, have: "" };
       else sel.push({ id });
       PH.refresh();
+      /* the letters just opened: they and 宣言! come on screen together */
+      if (jokerFor && jokerFor.id === id) PH.keepInView(sc.part("joker"), root.querySelector(".send-row"));
       return null;
     }, { key: "dia-pick" }));
 
@@ -314,6 +316,8 @@
       /* (while a claim is on its way the kit holds this button, whatever is set here) */
       root.querySelector("[data-testid=send]").disabled = !p || !p.cards || p.cards.length < min || !!jokerFor;
       sc.part("joker").hidden = !jokerFor;
+      compose.classList.toggle("joker-open", !!jokerFor); /* the letters take the typing's room */
+      compose.classList.toggle("armed", !!(jokerFor || p)); /* a word under way: 宣言! stays on screen */
       sc.draw("joker", !jokerFor ? "" : `<p>${esc(jokerFor.joker === 2 ? t("diabolo.joker_pick2", { have: jokerFor.have ? jokerFor.have + "_" : "__" }) : t("diabolo.joker_pick"))}</p>
         <div class="letters">${LETTERS.map((l) => `<button data-letter="${l}">${l}</button>`).join("")}</div>
         <button class="small" data-testid="joker-cancel">${esc(t("diabolo.cancel"))}</button>`, (el) => {

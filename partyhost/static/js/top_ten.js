@@ -304,7 +304,7 @@
             <em>${MODE_ICON[th.mode] || ""} ${esc(t("top_ten.mode." + th.mode))}</em></button>`;
         }).join("")}</div>`).join("");
       return `<h3>${esc(t("top_ten.choose_title"))}</h3>${sides}
-        <button class="primary big" data-testid="choose" ${choice.index == null ? "disabled" : ""}>${esc(t("top_ten.choose_confirm"))}</button>`;
+        <button class="primary big sticky-primary" data-testid="choose" ${choice.index == null ? "disabled" : ""}>${esc(t("top_ten.choose_confirm"))}</button>`;
     }
     if (d.phase === "over") {
       return `${ratingHtml(g, "tt-phone-result")}${historyHtml(s, g)}${s.host ? "" : `<p class="note">${esc(t("top_ten.next_by_host"))}</p>`}`;
@@ -396,7 +396,11 @@
       /* the round is read when a button is tapped, not when it was drawn; every send is guarded */
       const round = () => PH.last.game.round;
       el.querySelectorAll("[data-choice]").forEach((b) => {
-        b.onclick = () => { choice.index = Number(b.dataset.choice); PH.refresh(); };
+        b.onclick = () => {
+          choice.index = Number(b.dataset.choice); PH.refresh();
+          /* the chosen theme and the button that takes it come on screen together */
+          PH.keepInView(document.querySelector(`[data-choice="${choice.index}"]`), document.querySelector(".tt [data-testid=choose]"));
+        };
       });
       PH.guard(el.querySelector("[data-testid=choose]"), () => (choice.index != null ? PH.act({ type: "choose", round: round(), theme: choice.index }) : null), { key: "top_ten-choose" });
       PH.guard(el.querySelector("[data-testid=close-answers]"), () => PH.act({ type: "close_answers", round: round() }), { key: "top_ten-close" });

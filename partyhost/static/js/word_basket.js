@@ -247,6 +247,7 @@
       <div class="wb-top" data-testid="wb-top" data-part="top"></div>
       <div class="wb-banner" data-part="banner"></div>
       <div class="wb-entry">
+        <div class="wb-fitstrip" data-testid="fit-strip" data-part="strip" hidden></div>
         <input class="wb-word" data-testid="word" lang="ja" maxlength="40" autocomplete="off" autocorrect="off"
                autocapitalize="off" spellcheck="false" enterkeyhint="send" placeholder="${esc(t("word_basket.ui.word_placeholder"))}">
         <div class="wb-hint" data-testid="fit-hint" aria-live="polite" data-part="hint"></div>
@@ -262,7 +263,10 @@
     const inp = P.input;
     inp.addEventListener("compositionstart", () => { P.composing = true; });
     inp.addEventListener("compositionend", () => { P.composing = false; if (P.s) drawHand(P.s); });
-    inp.addEventListener("input", () => { if (P.s) drawHand(P.s); });
+    inp.addEventListener("input", () => { if (P.s) drawHand(P.s); keepTyping(); });
+    /* typing: the page keeps the strip of cards that fit (see drawHand), the field and its hint
+       inside the visual viewport, above the on-screen keyboard */
+    inp.addEventListener("focus", keepTyping);
     inp.addEventListener("keydown", (e) => {
       if (e.key !== "Enter") return;
       /* an IME's Enter confirms a conversion: it must never play a card */
@@ -276,6 +280,23 @@
       else if (ids.length > 1) PH.toast(t("word_basket.ui.tap_one"));
       else if (f.reason) PH.toast(f.reason, true);
     });
+  }
+
+  /* While the field has the focus: the strip, the field and the hint on screen, above the
+     keyboard (the visual viewport shrinks when it opens; PH.keepInView scrolls the page). */
+  const typing = () => !!P.input && document.activeElement === P.input;
+  let typingFrame = 0;
+  function keepTyping() {
+    if (!typing() || !P.screen || typingFrame) return;
+    typingFrame = requestAnimationFrame(() => {
+      typingFrame = 0;
+      const strip = P.screen && P.screen.part("strip");
+      if (typing()) PH.keepInView(strip && !strip.hidden ? strip : P.input, P.screen.part("hint"));
+    });
+  }
+  if (window.visualViewport) {
+    window.visualViewport.addEventListener("resize", keepTyping);
+    window.visualViewport.addEventListener("scroll", keepTyping);
   }
 
   /* Play the card of button b with the typed word: the request (the hand's guard holds every
@@ -345,6 +366,7 @@
     P.input.disabled = over;
     P.screen.el.querySelector(".wb-entry").hidden = over;
     handEl.hidden = over;
+    P.screen.part("strip").hidden = true; /* shown below while typing */
     if (over) return;
     if (P.resetMode) {
       /* drawn by the kit like every other drawing, so that leaving this mode redraws the playing
@@ -372,11 +394,25 @@
     else if (!f.cur.error && live) hintHtml = `<p class="small">${esc(t(g.field.kana || g.field.row ? "word_basket.ui.start_with" : "word_basket.ui.start_any", { field: fieldLabel(g.field) }))}</p>`;
     if (f.reason) hintHtml += `<p class="why" data-testid="why">${esc(f.reason)}</p>`;
     else if (f.fits.size && !live) hintHtml += `<p class="held">${esc(t(g.phase === "vote" ? "word_basket.ui.vote_pause" : "word_basket.ui.pending_pause"))}</p>`;
+    else if (f.fits.size === 1) hintHtml += `<p class="ok" data-testid="enter-plays">${esc(t("word_basket.ui.enter_plays"))}</p>`;
     else if (f.fits.size) hintHtml += `<p class="ok">${esc(t("word_basket.ui.tap_fit"))}</p>`;
     P.screen.draw("hint", hintHtml, (el) => el.querySelectorAll("[data-reading]").forEach((b) => {
       b.onmousedown = (e) => e.preventDefault();
       b.onclick = () => { P.reading = b.dataset.reading; drawHand(P.s); };
     }));
+    /* the strip: while a word is typed, the cards it fits, small, right above the field (they
+       stay in view above the keyboard; a tap plays). It follows the text, not the focus: a blur
+       (the keyboard closing as a button below is tapped) must not move that button */
+    const strip = P.screen.part("strip");
+    strip.hidden = !typed().trim();
+    const fitting = hand.filter((c) => f.fits.has(c.id));
+    P.screen.draw("strip", strip.hidden ? "" : fitting.length
+      ? fitting.map((c) => `<button class="wbcard fit k-${c.kind}" data-card="${c.id}" data-testid="strip-card-${c.id}" ${live ? "" : "disabled"}>${face(c)}</button>`).join("")
+      : `<span class="none">${esc(t("word_basket.ui.fit_none"))}</span>`, (el) => {
+      const buttons = el.querySelectorAll("[data-card]");
+      buttons.forEach((b) => { b.onmousedown = (e) => e.preventDefault(); }); /* the keyboard stays open */
+      PH.guard(buttons, play, { key: "wb-play" });
+    });
     handEl.className = "wb-hand" + (f.cur.r ? " judging" : "") + (hand.length > 6 ? " many" : "") + (live ? "" : " held");
     const cards = hand.map((c) => {
       const fit = f.fits.has(c.id);
