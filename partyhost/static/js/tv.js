@@ -210,10 +210,10 @@
       const name = esc(r.name);
       const ask = kickAsk === r.seat;
       return `<li class="${r.connected ? "" : "away"}" data-seat="${esc(r.seat)}">
-        <span class="who">${PH.markOf(s, r.seat)} ${name}
-          ${r.host ? `<span class="tag host">${esc(t("roster.host"))}</span>` : ""}
-          ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
-          ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}</span>
+        ${PH.markOf(s, r.seat)}<span class="who">${name}</span>
+        ${r.host ? `<span class="tag host">${esc(t("roster.host"))}</span>` : ""}
+        ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
+        ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}
         ${ask ? `<span class="ask" role="group" aria-label="${esc(t("roster.kick_confirm", { name: r.name }))}">
             <span class="ask-text">${esc(t("roster.kick_confirm", { name: r.name }))}</span>
             <button class="danger-solid" type="button" data-kick-yes="${esc(r.seat)}" data-focus="kick-yes:${esc(r.seat)}" data-testid="kick-yes">${esc(t("roster.kick"))}</button>
