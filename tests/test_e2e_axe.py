@@ -8,7 +8,8 @@ the page through Playwright. The violations found are printed (``-s`` shows them
 and critical ones fail the test.
 
 Real server on loopback, the laptop's TV page (the host: its menu is opened and checked too) and
-one phone in Debian's Chromium, three more players over Socket.IO; every wait is on state.
+one phone in Debian's Chromium, three more players over Socket.IO; The Mind is also checked
+waiting for a dropped player with a take-over prompt up. Every wait is on state.
 """
 
 from __future__ import annotations
@@ -48,6 +49,29 @@ def axe(page: Page, where: str) -> list[str]:
             for v in found if v["impact"] in BLOCKING]
 
 
+def waiting_and_taking_over(tv: Page, phone: Page, peers: list, srv, sio_peer) -> list[str]:
+    """The Mind in play: Dan's phone drops (the TV waits for him), Dan asks from another device
+    (the TV's take-over prompt), with the host menu open; checked, then the host allows it."""
+    phone.evaluate("() => PH.act({ type: 'ready', level: 1, ready: true })")
+    for peer in peers:
+        assert peer.act(type="ready", level=1, ready=True)["ok"]
+    tv.wait_for_function("() => PH.last.game.phase === 'playing'")
+    peers[2].close()
+    expect(tv.get_by_test_id("away-wait")).to_contain_text("Dan")
+    expect(phone.get_by_test_id("away-wait")).to_contain_text("Dan")
+    found = axe(phone, "phone: The Mind waiting for a player")
+    again = sio_peer(srv.url, {"role": "phone", "token": None, "lang": "ja"}, "Dan again")
+    assert again.send("join", {"name": "Dan", "claim": True})["ok"]
+    expect(tv.get_by_test_id("claim-prompt")).to_contain_text("Dan")
+    host_menu(tv)
+    found += axe(tv, "TV: The Mind waiting, a take-over prompt, the host menu open")
+    tv.keyboard.press("Escape")
+    tv.get_by_test_id("claim-allow").click()
+    expect(tv.get_by_test_id("claim-prompt")).to_have_count(0)
+    peers[2] = again
+    return found
+
+
 def test_tv_and_phone_pages_pass_axe_in_every_game(server, browser, pw, sio_peer):
     srv = server(mode="eventlet", seed=16)
     problems: list[str] = []
@@ -62,9 +86,11 @@ def test_tv_and_phone_pages_pass_axe_in_every_game(server, browser, pw, sio_peer
         phone.get_by_test_id("name").fill("あき")
         phone.get_by_test_id("join").tap()
         expect(phone.get_by_test_id("welcome")).to_be_visible()
+        peers = []
         for name in ("Ben", "ちひろ", "Dan"):
             peer = sio_peer(srv.url, {"role": "phone", "token": None, "lang": "ja"}, name)
             assert peer.send("join", {"name": name})["ok"]
+            peers.append(peer)
         expect(tv.get_by_test_id("roster").locator("li")).to_have_count(4)
         host_menu(tv)
         found += axe(tv, "TV lobby, host menu open")
@@ -82,6 +108,8 @@ def test_tv_and_phone_pages_pass_axe_in_every_game(server, browser, pw, sio_peer
             expect(phone.locator("#game-root > *").first).to_be_visible()
             found += axe(tv, f"TV in play ({game})")
             found += axe(phone, f"phone in play ({game})")
+            if game == "the_mind":
+                found += waiting_and_taking_over(tv, phone, peers, srv, sio_peer)
             serial = tv.evaluate("() => PH.last.party.serial")
             assert tv.evaluate("() => PH.host('end')")["ok"]
             tv.wait_for_function("(n) => PH.last.party.phase === 'lobby' && PH.last.party.serial >= n", arg=serial)
