@@ -32,6 +32,7 @@ from partyhost.lexicon import latin
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, ServerProcess
 from .test_e2e_top_ten_night import LONG_EN, LONG_JA, _tv_issues
+from .test_e2e_mind import host_menu, menu_click
 from .test_e2e_word_basket import find_play
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
@@ -91,7 +92,9 @@ class Table:
     # --- the party ------------------------------------------------------------------------------
     def lang(self, lang: str) -> None:
         for page in [self.tv, *self.phones]:
-            if page.evaluate("() => PH.lang") != lang:
+            if page.evaluate("() => PH.lang") != lang and page is self.tv:
+                menu_click(page, ".lang-switch")  # the TV's language is in its host menu
+            elif page.evaluate("() => PH.lang") != lang:
                 page.locator(".lang-switch").first.click()
             page.wait_for_function("(l) => PH.lang === l", arg=lang)
 
@@ -283,7 +286,8 @@ def test_the_mind_level_one(table, lang):
     expect(t.tv.get_by_test_id("coach-strip")).not_to_have_attribute("data-step", "level_done")
     # level 2: no strip any more, the tips go on (the host's skip button stays)
     expect(t.tv.get_by_test_id("coach-now")).to_have_count(0)
-    expect(t.tv.get_by_test_id("coach-skip")).to_be_visible()
+    expect(host_menu(t.tv).get_by_test_id("coach-skip")).to_be_visible()  # in the host menu
+    t.tv.keyboard.press("Escape")
 
 
 def test_the_mind_with_the_coach_off_shows_none_of_it_and_skip_ends_it(table):
@@ -297,12 +301,12 @@ def test_the_mind_with_the_coach_off_shows_none_of_it_and_skip_ends_it(table):
     # on again, then the host's skip: gone on every screen at once
     t.start("the_mind", coach=True)
     t.step("ready", "ja")
-    t.tv.get_by_test_id("coach-skip").click()
+    menu_click(t.tv, "[data-testid=coach-skip]")
     t.nothing()
     # the host's phone has the skip button too (a one-tap target at 360 px)
     t.start("the_mind", coach=True)
     host = t.phones[2]
-    t.tv.locator(f"[data-promote='{t.seats[2]}']").click()
+    menu_click(t.tv, f"[data-promote='{t.seats[2]}']")
     skip = host.get_by_test_id("coach-skip")
     expect(skip).to_be_visible()
     expect(t.phones[1].get_by_test_id("coach-skip")).to_have_count(0)
@@ -313,7 +317,7 @@ def test_the_mind_with_the_coach_off_shows_none_of_it_and_skip_ends_it(table):
     for page in t.phones:
         page.wait_for_function("() => PH.last.game && PH.last.game.coach === null")
         expect(page.get_by_test_id("coach-tip")).to_have_count(0)
-    t.tv.locator(f"[data-promote='{t.seats[2]}']").click()  # back to the TV alone
+    menu_click(t.tv, f"[data-promote='{t.seats[2]}']")  # back to the TV alone
     expect(host.locator(".tag.host")).to_have_count(0)
 
 

@@ -16,7 +16,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .test_e2e_mind import Phone, close_all, open_tv, shot
+from .test_e2e_mind import Phone, close_all, menu_click, open_tv, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -347,7 +347,7 @@ def test_three_players_lone_interceptor_wins_in_round_two(server, browser, pw, t
                 lone.page.get_by_test_id("lock").tap()
         expect(tv.get_by_test_id("dc-result")).to_contain_text("Ben")
         expect(tv.get_by_test_id("tokens-black").locator("b")).to_have_text("2")
-        tv.get_by_test_id("lang").click()  # the TV in English
+        menu_click(tv, "[data-testid=lang]")  # the TV in English
         expect(tv.get_by_test_id("dc-result")).to_contain_text("the interceptor, wins")
         tv.screenshot(path=str(tmp_path / "tv-three-en.png"), animations="disabled")
         assert not problems, problems

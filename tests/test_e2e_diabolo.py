@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 from partyhost.games.diabolo import best_assignment, deck_table, possible_words
 from partyhost.lexicon import latin
 
-from .test_e2e_mind import Phone, close_all, open_tv, shot
+from .test_e2e_mind import Phone, close_all, menu_click, open_tv, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -238,7 +238,7 @@ def test_a_seeded_round_with_a_tv_and_three_phones(server, browser, pw):
         game.dealer = phones[1]
         game.turn(3)  # three taps at a finger's pace (a double tap would turn one)
         expect(tv.get_by_test_id("tv-row").locator(".dcard")).to_have_count(3)
-        tv.locator(".lang-switch").first.click()
+        menu_click(tv, ".lang-switch")
         b.locator(".lang-switch").first.tap()
         expect(tv.get_by_test_id("tv-round")).to_have_text("Round 2 / 6")
         expect(b.get_by_test_id("round")).to_have_text("Round 2 / 6")

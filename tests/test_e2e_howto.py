@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .test_e2e_mind import Phone, close_all, shot, watch
+from .test_e2e_mind import Phone, close_all, menu_click, shot, watch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -87,7 +87,7 @@ def test_each_games_lobby_and_how_to_fit_the_tv_with_nine_long_names(server, bro
         expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
         for lang in ("ja", "en"):
             if lang == "en":
-                tv.get_by_test_id("lang").click()
+                menu_click(tv, "[data-testid=lang]")
             for game in GAMES:
                 tv.locator(f"[data-choose={game}]").click()
                 tv.wait_for_function(f"() => PH.last.party.game_key === '{game}'")

@@ -180,6 +180,24 @@ def open_tv(browser: Browser, srv, problems: list[str]) -> Page:
     return tv
 
 
+def host_menu(tv: Page):
+    """Open the TV's host menu (issue 16: the host's tools are there, not beside every name) and
+    return its panel."""
+    button = tv.get_by_test_id("host-menu")
+    if button.get_attribute("aria-expanded") != "true":
+        button.click()
+    panel = tv.get_by_test_id("host-menu-panel")
+    expect(panel).to_be_visible()
+    return panel
+
+
+def menu_click(tv: Page, selector: str) -> None:
+    """Click ``selector`` in the TV's host menu, then close the menu (Esc)."""
+    host_menu(tv).locator(selector).click()
+    tv.keyboard.press("Escape")
+    expect(tv.get_by_test_id("host-menu-panel")).to_be_hidden()
+
+
 def close_all(*pages: Page) -> None:
     for page in pages:
         page.context.close()
@@ -231,9 +249,9 @@ def test_full_game_three_phones(server, browser, pw, tmp_path):
                 expect(ph.page.get_by_test_id("hand").locator(".chip")).to_have_text([str(c) for c in before])
                 expect(ph.page.get_by_test_id("name")).to_have_count(0)  # no join form: the seat is back
                 assert ph.token() == token
-                corner = tv.locator(".corner-roster li")
-                expect(corner.locator(".who")).to_have_text(names)  # no duplicate seat
-                expect(tv.locator(".corner-roster li.away")).to_have_count(0)
+                listed = tv.locator("[data-testid=menu-roster] li")  # the host menu's list (drawn while closed)
+                expect(listed.locator(".who")).to_have_text(names)  # no duplicate seat
+                expect(tv.locator("[data-testid=menu-roster] li.away")).to_have_count(0)
                 expect(table.tv_mind.locator(".players li")).to_have_count(3)
             if level == 4:
                 # Half-way through level 4: the TV and a phone mid-level.
@@ -488,7 +506,7 @@ def test_pause_and_resume_by_tapping_on_tv_and_host_phone(server, browser, pw):
     b = Phone(browser, pw, srv.lan_url, "Bo", problems)
     for ph in (a, b):
         ph.join()
-    tv.locator("[data-promote=s1]").click()
+    menu_click(tv, "[data-promote=s1]")
     expect(a.page.get_by_test_id("start")).to_be_enabled()
     a.page.get_by_test_id("start").tap()
     expect(a.page.get_by_test_id("ready")).to_be_visible()

@@ -18,7 +18,7 @@ from partyhost.party import Party
 from partyhost.store import Store
 
 from .test_e2e_howto import LONG_NAMES, open_tv_at
-from .test_e2e_mind import PHONE_DEVICE, close_all, shot, watch
+from .test_e2e_mind import PHONE_DEVICE, close_all, menu_click, shot, watch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -194,7 +194,7 @@ def test_a_long_night_with_nine_long_names_fits_the_tv(server, browser, tmp_path
         assert tv.get_by_test_id("record-game").count() >= 2  # the newest games; the rest counted
         found = tv.evaluate(_FIT)
         assert found == [], (size, found)
-        tv.get_by_test_id("lang").click()
+        menu_click(tv, "[data-testid=lang]")
         expect(tv.locator(".record.tv h2")).to_have_text("Tonight's record")
         found = tv.evaluate(_FIT)
         assert found == [], (size, "en", found)

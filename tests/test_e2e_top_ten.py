@@ -208,7 +208,7 @@ def test_answer_field_ime_enter_does_not_submit(server, browser, pw, sio_peer):
         expect(tv.get_by_test_id("tt-answer-s1")).not_to_contain_text("ふじさん")
         # a redraw (another phone drops off: the roster changes) keeps the typed text and the focus
         peers[2].close()
-        expect(tv.locator(".corner-roster li.away")).to_have_count(1)
+        expect(tv.locator("[data-testid=menu-roster] li.away")).to_have_count(1)
         expect(field).to_have_value("ふじさん")
         assert page.evaluate("document.activeElement && document.activeElement.dataset.testid") == "answer-input"
         field.dispatch_event("compositionend", {"data": "富士山"})

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from partyhost.games.top_ten import THEME_LANGS, load_deck
 
-from .test_e2e_mind import close_all, open_tv, shot
+from .test_e2e_mind import close_all, menu_click, open_tv, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -76,7 +76,7 @@ def test_tv_lobby_fits_nine_long_names_in_both_languages(server, browser, sio_pe
         issues = []
         for lang in ("ja", "en"):
             if lang == "en":
-                tv.locator(".lang-switch").first.click()
+                menu_click(tv, ".lang-switch")
                 expect(tv.get_by_test_id("start")).to_have_text("Start")
             shot(tv, f"top_ten-tv-lobby-nine-{lang}.png")
             issues += [f"{lang}: {x}" for x in tv.evaluate(_LOBBY_ISSUES)]
@@ -105,7 +105,7 @@ def test_tv_lobby_after_an_ended_game_shows_every_player(server, browser, sio_pe
         issues = []
         for lang in ("ja", "en"):
             if lang == "en":
-                tv.locator(".lang-switch").first.click()
+                menu_click(tv, ".lang-switch")
                 expect(tv.get_by_test_id("start")).to_have_text("Start")
             shot(tv, f"top_ten-tv-lobby-ended-{lang}.png")
             issues += [f"{lang}: {x}" for x in tv.evaluate(_LOBBY_ISSUES)]
@@ -128,7 +128,7 @@ def test_lobby_options_follow_a_language_switch(server, browser, sio_peer):
         tv.get_by_test_id("opt-rounds").select_option("players")
         expect(tv.get_by_test_id("opt-rounds")).to_have_value("players")
         expect(tv.get_by_test_id("tt-options")).to_contain_text("最初の親")
-        tv.locator(".lang-switch").first.click()
+        menu_click(tv, ".lang-switch")
         opts = tv.get_by_test_id("tt-options")
         expect(opts).to_contain_text("First captain")
         expect(opts).to_contain_text("Theme language")
@@ -140,7 +140,7 @@ def test_lobby_options_follow_a_language_switch(server, browser, sio_peer):
         # and the options still work after the redraw
         tv.get_by_test_id("opt-themes").select_option("en")
         expect(tv.get_by_test_id("opt-themes")).to_have_value("en")
-        tv.locator(".lang-switch").first.click()
+        menu_click(tv, ".lang-switch")
         expect(opts).to_contain_text("お題の言語")
         expect(tv.get_by_test_id("opt-themes")).to_have_value("en")
         assert not problems, problems
@@ -244,8 +244,8 @@ _CORNER_ISSUES = """() => { const out = [], main = document.querySelector("main"
   for (const b of document.querySelectorAll(".tvbar button")) { const r = b.getBoundingClientRect();
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     if (!b.contains(hit)) out.push("top-bar button covered: " + b.textContent.trim()); }
-  for (const li of document.querySelectorAll(".corner-roster li")) { const r = li.getBoundingClientRect();
-    if (r.bottom > innerHeight + 0.5 || r.top < main.top - 0.5) out.push("corner player off the stage: " + li.textContent.trim().slice(0, 16)); }
+  for (const el of document.querySelectorAll(".corner .qr, .corner .url")) { const r = el.getBoundingClientRect();
+    if (r.bottom > innerHeight + 0.5 || r.top < main.top - 0.5) out.push("corner QR code off the stage"); }
   return out; }"""
 
 
@@ -264,10 +264,10 @@ def test_tv_corner_keeps_the_top_bar_free_with_nine_long_names(server, browser, 
         issues = [f"nine: {x}" for x in tv.evaluate(_CORNER_ISSUES)]
         shot(tv, "top_ten-tv-corner-nine.png")
         seat_phones(srv, sio_peer, ["みているひとみているひとみている", "Watching Person Two"])  # they watch
-        expect(tv.locator(".corner-roster li")).to_have_count(11)
+        expect(tv.locator("[data-testid=menu-roster] li")).to_have_count(11)
         issues += [f"nine and two watching: {x}" for x in tv.evaluate(_CORNER_ISSUES)]
         shot(tv, "top_ten-tv-corner-eleven.png")
-        tv.locator(".lang-switch").first.click()
+        menu_click(tv, ".lang-switch")
         expect(tv.get_by_test_id("tt-round")).to_contain_text("Round")
         assert not problems, problems
         assert not issues, "\n".join(issues)
@@ -301,7 +301,7 @@ def test_host_hands_the_captaincy_of_an_away_phone_to_the_next_seat(server, brow
             assert cap.act(type="confirm", round=1, seat=seat)["ok"]
         expect(tv.get_by_test_id("tt-host-next")).to_be_visible()
         peers[1].close()  # Ben, the next captain: the phone dies
-        expect(tv.locator(".corner-roster li.away")).to_have_count(1)
+        expect(tv.locator("[data-testid=menu-roster] li.away")).to_have_count(1)
         tv.get_by_test_id("tt-host-next").click()
         expect(tv.get_by_test_id("tt-choosing")).to_contain_text("Ben")
         expect(tv.get_by_test_id("tt-note")).to_contain_text("Ben")
@@ -378,7 +378,7 @@ def test_answers_are_quoted_in_the_page_language(server, browser, sio_peer):
         expect(quote).to_have_text("an old sock")
         marks = "(el) => getComputedStyle(el).quotes"
         assert "「" in quote.evaluate(marks)
-        tv.locator(".lang-switch").first.click()
+        menu_click(tv, ".lang-switch")
         expect(tv.get_by_test_id("tt-round")).to_contain_text("Round")
         assert "“" in quote.evaluate(marks) and "「" not in quote.evaluate(marks)
         # a phone that reloads with English chosen earlier quotes its own answer the same way
@@ -411,7 +411,7 @@ def test_a_host_phone_can_go_on_for_an_away_captain(server, browser, pw, sio_pee
         page.get_by_test_id("name").fill("ホスト")
         page.get_by_test_id("join").tap()
         expect(page.get_by_test_id("welcome")).to_be_visible()
-        tv.locator("[data-promote=s4]").click()
+        menu_click(tv, "[data-promote=s4]")
         expect(page.locator("[data-choose=top_ten]")).to_be_visible()
         page.locator("[data-choose=top_ten]").tap()
         page.get_by_test_id("opt-first-captain").select_option("s2")

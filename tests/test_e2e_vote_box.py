@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from partyhost.lexicon import latin
 
-from .test_e2e_mind import open_tv, shot
+from .test_e2e_mind import menu_click, open_tv, shot
 from .test_e2e_word_basket import close_all, watch
 from .test_e2e_word_basket_night import challenge_a_made_up_word
 
@@ -109,7 +109,7 @@ def look_and_vote(game: str, tv: Page, a: Page, h: Page, ballot: str) -> None:
 
 def promote(tv: Page, page: Page) -> None:
     seat = page.evaluate("() => PH.last.me.seat")
-    tv.locator(f"[data-promote='{seat}']").click()
+    menu_click(tv, f"[data-promote='{seat}']")
     expect(page.locator(".tag.host").first).to_be_visible()
 
 
@@ -177,7 +177,7 @@ def test_diabolo_unknown_word_vote_box(server, browser, sio_peer):
 
         expect(tv.get_by_test_id("vote")).to_contain_text(word)
         look_and_vote("diabolo", tv, a, h, "reject")
-        tv.locator(".lang-switch").first.click()
+        menu_click(tv, ".lang-switch")
         expect(tv.get_by_test_id("overrule-reject")).to_have_text("Reject")
         shot(tv, "vote-diabolo-tv-en.png")
         h.get_by_test_id("ballot-reject").tap()  # two of two reject: the word is out, picking starts

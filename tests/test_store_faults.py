@@ -643,7 +643,9 @@ def test_the_save_warning_on_a_1280x720_tv_leaves_the_qr_code_and_start_uncovere
         lobby = "[data-testid=qr], [data-testid=start], [data-testid=join-url], [data-testid=room-code], [data-testid=roster] li"
         for lang in ("ja", "en"):
             if lang == "en":
-                tv.get_by_test_id("lang").click()
+                from .test_e2e_mind import menu_click
+
+                menu_click(tv, "[data-testid=lang]")
                 expect(alerts).to_contain_text("The party is not being saved")
             tv.screenshot(path=str(shots / f"tv-lobby-save-warning-{lang}.png"), animations="disabled")
             assert tv.evaluate(_OVERLAPS, ["[data-testid=alerts]", lobby]) == []

@@ -217,6 +217,7 @@ const PH = (() => {
       video.loop = true;
       video.className = "wake-video";
       video.dataset.testid = "wake-video";
+      video.setAttribute("aria-hidden", "true"); /* a 1-px keep-awake trick, nothing to read */
       for (const [src, type] of clips) {
         const el = document.createElement("source"); el.src = src; el.type = type; video.appendChild(el);
       }

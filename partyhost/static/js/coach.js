@@ -59,7 +59,8 @@
   }
 
   /* ----- TV: a strip between the top bar and the game, taking its room from the page; the
-     host's skip sits in the top bar (beside pause and end), so the strip is only words ----- */
+     host's skip is in the TV's host menu (tv.js; the click is handled below), so the strip is
+     only words ----- */
   function drawStrip(s) {
     let el = document.getElementById("coach-strip");
     if (!el) {
@@ -73,17 +74,6 @@
       el.setAttribute("aria-label", t("coach.title"));
       main.parentNode.insertBefore(el, main);
     }
-    let slot = document.getElementById("coach-hostslot");
-    const bar = document.getElementById("hostbar");
-    if (!slot && bar) {
-      slot = document.createElement("span");
-      slot.id = "coach-hostslot";
-      slot.className = "coach-hostslot";
-      bar.parentNode.insertBefore(slot, bar);
-    }
-    const skip = running(s) && s.host && !s.party.paused
-      ? `<button class="coach-skip" type="button" data-coach-skip data-testid="coach-skip">${esc(t("coach.skip"))}</button>` : "";
-    if (slot && slot.dataset.html !== skip) { slot.dataset.html = skip; slot.innerHTML = skip; }
     const strip = running(s) ? s.game.coach.strip : null;
     if (!strip) { el.hidden = true; el.innerHTML = ""; el.dataset.html = ""; delete el.dataset.step; return; }
     el.hidden = false;

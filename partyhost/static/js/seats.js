@@ -16,13 +16,14 @@
       box.id = "claims";
       box.className = "claims";
       box.setAttribute("role", "alertdialog");
+      box.setAttribute("aria-labelledby", "claim-title"); /* named by its question (axe: aria-dialog-name) */
       box.setAttribute("aria-live", "assertive");
       document.body.appendChild(box);
     }
     box.hidden = !claims.length;
     const c = claims[0];
     PH.patch(box, c ? `<div class="claim-card" data-testid="claim-prompt" data-claim="${esc(c.id)}">
-        <p class="claim-title">${esc(t("claim.prompt", { name: c.name }))}</p>
+        <p class="claim-title" id="claim-title">${esc(t("claim.prompt", { name: c.name }))}</p>
         ${s.host ? `<p class="small">${esc(t("claim.hint"))}</p>
         <div class="row"><button class="primary" data-claim-allow="1" data-testid="claim-allow">${esc(t("claim.allow"))}</button>
           <button data-claim-allow="0" data-testid="claim-refuse">${esc(t("claim.refuse"))}</button></div>` : ""}

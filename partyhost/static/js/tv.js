@@ -41,11 +41,10 @@
         `<option value="${i}" ${i === s.join.index ? "selected" : ""}>${esc(a.address)} — ${esc(a.interface)}${a.virtual ? " (virtual)" : ""}</option>`).join("")}</select></label>`;
   }
 
-  /* ``compact``: the lobby with many seats in two columns; the host tools become symbols (their
-     words in the tooltip and for screen readers) so a name keeps most of its line. */
-  function rosterHtml(s, compact) {
+  /* The roster the table sees: names, marks and tags only. The host's tools for each seat (kick,
+     promote) live in the host menu, not beside every name on the shared screen. */
+  function rosterHtml(s) {
     if (!s.party.roster.length) return `<p class="empty">${esc(t("lobby.empty"))}</p>`;
-    const tool = (label, symbol) => (compact ? `title="${esc(label)}" aria-label="${esc(label)}">${symbol}` : `>${esc(label)}`);
     return `<ul class="roster big" data-testid="roster">${s.party.roster.map((r) => `
       <li class="${r.connected ? "" : "away"}" data-seat="${esc(r.seat)}">
         ${PH.markOf(s, r.seat)}
@@ -53,9 +52,6 @@
         ${r.host ? `<span class="tag host">${esc(t("roster.host"))}</span>` : ""}
         ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
         ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}
-        ${s.host ? `<span class="tools">
-          <button class="small" data-promote="${esc(r.seat)}" ${tool(t(r.host ? "roster.demote" : "roster.promote"), r.host ? "☆" : "★")}</button>
-          <button class="small danger" data-kick="${esc(r.seat)}" ${tool(t("roster.kick"), "×")}</button></span>` : ""}
       </li>`).join("")}</ul>`;
   }
 
@@ -89,9 +85,9 @@
     const hasRecord = Boolean(PH.record && (s.party.record || []).length);
     if (s.party.game_key !== lobbyKey) { lobbyKey = s.party.game_key; lobbyView = "howto"; }
     const showRecord = hasRecord && lobbyView === "record";
-    const panelHtml = `${qrBlock(s, false)}${addressPicker(s)}
-        <p class="roomcode">${esc(t("app.room"))} <strong data-testid="room-code">${esc(s.party.room)}</strong>${
-          hasRecord && !showRecord ? ` <button class="small rec-toggle" data-lobby-view="record" data-testid="show-record">${esc(t("record.show"))}</button>` : ""}</p>`;
+    /* the room code is in the top bar (phones never need it); the address picker in the host menu */
+    const panelHtml = `${qrBlock(s, false)}${
+          hasRecord && !showRecord ? `<p class="lobby-turn"><button class="small rec-toggle" data-lobby-view="record" data-testid="show-record">${esc(t("record.show"))}</button></p>` : ""}`;
     PH.patch(panel, panelHtml, (el) => { PH.wireHost(el, s); wireLobbyView(el); });
     app.querySelector(".lobby").classList.toggle("show-record", showRecord);
     const many = s.party.roster.length > 4;
@@ -115,7 +111,7 @@
     const layouts = ["", "two-col", "two-col tight"];
     for (let i = many ? 1 : 0; i < layouts.length; i++) {
       players.innerHTML = `<h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
-        <div class="${layouts[i]}">${rosterHtml(s, i > 0)}</div>`;
+        <div class="${layouts[i]}">${rosterHtml(s)}</div>`;
       if (side.scrollHeight <= side.clientHeight + 1) break;
     }
     PH.wireHost(players, s);
@@ -163,25 +159,15 @@
       screen = "game";
       app.dataset.screen = "game";
       app.innerHTML = `<div id="game-root" class="game-root"></div>
-        <aside class="corner"><div class="corner-qr"></div><div class="corner-roster"></div></aside>
+        <aside class="corner"><div class="corner-qr"></div></aside>
         <div class="pause-slot"></div>`;
     }
     const corner = app.querySelector(".corner-qr");
     const url = s.join ? s.join.url : "";
     if (corner.dataset.url !== url) { corner.dataset.url = url; corner.innerHTML = qrBlock(s, true); }
-    /* The corner may not grow over the top bar (its buttons would be covered): when the host's
-       list does not fit under the QR code, it goes to one line per name with symbol tools. */
-    const cornerRoster = app.querySelector(".corner-roster");
-    cornerRoster.classList.remove("compact");
-    cornerRoster.innerHTML = s.host ? rosterHtml(s) : "";
-    if (s.host && cornerRoster.scrollHeight > cornerRoster.clientHeight + 1) {
-      cornerRoster.classList.add("compact");
-      cornerRoster.innerHTML = rosterHtml(s, true);
-    }
     const pause = app.querySelector(".pause-slot");
     pause.innerHTML = s.party.paused ? PH.pausedHtml(s, `<div class="pause-roster">${rosterHtml(s)}</div>`) : "";
     PH.wireHost(pause, s);
-    PH.wireHost(cornerRoster, s);
     const game = PH.games[s.game.game];
     if (game) game.tv(app.querySelector("#game-root"), s);
   }
@@ -205,10 +191,120 @@
     el.hidden = !list.length;
   }
 
+
+  /* ----- The host menu: one quiet button in the top bar opens a panel with the host's tools
+     (each seat's kick and promote, the join address and its picker, the language, the coach's
+     skip), so the shared screen shows names, not red buttons. A non-modal dialog: focus moves
+     into it, Esc or the close button closes it and gives focus back to the button. A take-over
+     request is not here: it stays a prompt over everything (seats.js). ----- */
+  const menuButton = document.getElementById("host-menu-button");
+  const menu = document.getElementById("host-menu");
+  let menuOpen = false;
+  let kickAsk = null; /* the seat whose kick waits for "yes" */
+
+  function coachRunning(s) {
+    return !!(s.party.phase === "game" && s.game && s.game.coach && !s.party.over);
+  }
+
+  function menuPlayersHtml(s) {
+    if (!s.party.roster.length) return `<p class="empty">${esc(t("lobby.empty"))}</p>`;
+    return `<ul class="menu-roster" data-testid="menu-roster">${s.party.roster.map((r) => {
+      const name = esc(r.name);
+      const ask = kickAsk === r.seat;
+      return `<li class="${r.connected ? "" : "away"}" data-seat="${esc(r.seat)}">
+        ${PH.markOf(s, r.seat)}<span class="who">${name}</span>
+        ${r.host ? `<span class="tag host">${esc(t("roster.host"))}</span>` : ""}
+        ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
+        ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}
+        ${ask ? `<span class="ask" role="group" aria-label="${esc(t("roster.kick_confirm", { name: r.name }))}">
+            <span class="ask-text">${esc(t("roster.kick_confirm", { name: r.name }))}</span>
+            <button class="danger-solid" type="button" data-kick-yes="${esc(r.seat)}" data-focus="kick-yes:${esc(r.seat)}" data-testid="kick-yes">${esc(t("roster.kick"))}</button>
+            <button type="button" data-kick-no data-focus="kick-no:${esc(r.seat)}" data-testid="kick-no">${esc(t("menu.kick_no"))}</button></span>`
+          : `<span class="tools">
+            <button type="button" data-promote="${esc(r.seat)}" data-focus="promote:${esc(r.seat)}"
+              aria-label="${esc(t(r.host ? "roster.demote" : "roster.promote"))}: ${name}">${esc(t(r.host ? "roster.demote" : "roster.promote"))}</button>
+            <button type="button" class="danger" data-kick-ask="${esc(r.seat)}" data-focus="kick:${esc(r.seat)}"
+              aria-label="${esc(t("roster.kick"))}: ${name}">${esc(t("roster.kick"))}</button></span>`}
+      </li>`;
+    }).join("")}</ul>`;
+  }
+
+  function menuJoinHtml(s) {
+    if (!s.join) return "";
+    return `<p class="menu-url" data-testid="menu-join-url">${esc(s.join.url)}</p>
+      <p class="menu-room">${esc(t("app.room"))} <b>${esc(s.party.room)}</b></p>${addressPicker(s)}`;
+  }
+
+  function menuHtml(s) {
+    const coach = coachRunning(s) && !s.party.paused
+      ? `<section class="menu-part"><h3>${esc(t("menu.game"))}</h3>
+          <button type="button" data-coach-skip data-focus="coach-skip" data-testid="coach-skip">${esc(t("coach.skip"))}</button></section>` : "";
+    return `<div class="menu-head"><h2 id="host-menu-title">${esc(t("menu.open"))}</h2>
+        <button type="button" class="menu-close" data-menu-close data-focus="close" data-testid="host-menu-close">${esc(t("menu.close"))}</button></div>
+      <section class="menu-part"><h3>${esc(t("menu.players"))}</h3>${menuPlayersHtml(s)}</section>
+      ${coach}
+      <section class="menu-part"><h3>${esc(t("menu.join"))}</h3>${menuJoinHtml(s)}</section>
+      <section class="menu-part"><h3>${esc(t("menu.language"))}</h3>
+        <button class="lang-switch" type="button" data-focus="lang" data-testid="lang"></button></section>`;
+  }
+
+  /* Redraw the panel keeping the focused button focused (matched by data-focus). */
+  function drawMenu(s) {
+    const active = menu.contains(document.activeElement) ? document.activeElement : null;
+    const key = active && active.dataset.focus;
+    if (PH.patch(menu, menuHtml(s), (el) => {
+      PH.wireHost(el, s);
+      PH.langButton();
+      el.querySelectorAll("[data-kick-ask]").forEach((b) => {
+        b.onclick = () => { kickAsk = b.dataset.kickAsk; drawMenu(PH.last); focusIn(`[data-focus="kick-no:${kickAsk}"]`); };
+      });
+      el.querySelectorAll("[data-kick-no]").forEach((b) => {
+        b.onclick = () => { const seat = kickAsk; kickAsk = null; drawMenu(PH.last); focusIn(`[data-focus="kick:${seat}"]`); };
+      });
+      PH.guard(el.querySelectorAll("[data-kick-yes]"), (b) => { kickAsk = null; return PH.host("kick", { seat: b.dataset.kickYes }); }, { key: "kick" });
+      el.querySelectorAll("[data-menu-close]").forEach((b) => { b.onclick = () => setMenu(false); });
+    }) && key) {
+      const again = menu.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+      (again || menu).focus({ preventScroll: true });
+    }
+  }
+  function focusIn(selector) {
+    const el = menu.querySelector(selector);
+    if (el) el.focus({ preventScroll: true });
+  }
+
+  function setMenu(open) {
+    menuOpen = open && !!(PH.last && PH.last.host);
+    kickAsk = null;
+    menu.hidden = !menuOpen;
+    menuButton.setAttribute("aria-expanded", String(menuOpen));
+    if (menuOpen) { drawMenu(PH.last); menu.focus({ preventScroll: true }); }
+    else if (menu.contains(document.activeElement) || document.activeElement === document.body) menuButton.focus({ preventScroll: true });
+  }
+  menuButton.onclick = () => setMenu(!menuOpen);
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && menuOpen) { e.preventDefault(); setMenu(false); }
+  });
+
+  /* The top bar: the room code (small), and the menu button for the host or the language switch
+     for a TV page without host powers. */
+  function drawBar(s) {
+    document.querySelectorAll(".tvbar .room").forEach((el) => {
+      PH.patch(el, `${esc(t("app.room"))} <b data-testid="room-code">${esc(s.party.room)}</b>`);
+    });
+    menuButton.hidden = !s.host;
+    menuButton.textContent = t("menu.open");
+    const barLang = document.getElementById("barlang");
+    if (PH.patch(barLang, s.host ? "" : `<button class="lang-switch" data-testid="lang" type="button"></button>`)) PH.langButton();
+    if (!s.host && menuOpen) setMenu(false);
+    /* drawn while closed too (hidden), so it is up to date the moment it opens */
+    if (s.host) drawMenu(s);
+  }
+
   function render() {
     const s = PH.last;
     if (!s) return;
-    document.querySelectorAll(".room").forEach((el) => { el.textContent = `${t("app.room")} ${s.party.room}`; });
+    drawBar(s);
     renderAlerts(s);
     hostBar(s);
     if (s.party.phase === "game" && s.game) renderGame(s);

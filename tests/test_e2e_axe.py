@@ -1,0 +1,119 @@
+"""Accessibility check (issue 16): axe-core on the TV page and a phone page of every game, in the
+lobby and in play, with no "serious" or "critical" violation.
+
+axe-core is not served by partyhost and never reaches a real player: the test reads the copy
+that the PyPI package ``axe-playwright-python`` ships (``axe.min.js``, axe-core 4.12.1, MPL-2.0,
+installed with ``make install-test``; nothing is fetched from the network) and injects it into
+the page through Playwright. The violations found are printed (``-s`` shows them), the serious
+and critical ones fail the test.
+
+Real server on loopback, the laptop's TV page (the host: its menu is opened and checked too) and
+one phone in Debian's Chromium, three more players over Socket.IO; The Mind is also checked
+waiting for a dropped player with a take-over prompt up. Every wait is on state.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .test_e2e_mind import PHONE_DEVICE, close_all, host_menu, open_tv, watch
+
+pytestmark = [pytest.mark.e2e, pytest.mark.server]
+
+GAMES = ["the_mind", "word_basket", "decrypto", "top_ten", "diabolo"]
+BLOCKING = {"serious", "critical"}
+AXE_JS = (importlib.resources.files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
+
+# axe's own rule set (WCAG 2.0/2.1/2.2 A and AA and its best practices), on the whole document.
+_RUN = """async () => {
+  const r = await axe.run(document, { resultTypes: ["violations"] });
+  return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 4).map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })) }));
+}"""
+
+
+def axe(page: Page, where: str) -> list[str]:
+    """Run axe on ``page``; print every violation, return the serious and critical ones."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE_JS)
+    found = page.evaluate(_RUN)
+    for v in found:
+        print(f"[axe] {where}: {v['impact']} {v['id']}: {v['help']}")
+        for n in v["nodes"]:
+            print(f"        {n['target']}: {(n['summary'] or '').splitlines()[-1].strip()}")
+    return [f"{where}: {v['impact']} {v['id']} ({v['help']}) at {json.dumps([n['target'] for n in v['nodes']], ensure_ascii=False)}"
+            for v in found if v["impact"] in BLOCKING]
+
+
+def waiting_and_taking_over(tv: Page, phone: Page, peers: list, srv, sio_peer) -> list[str]:
+    """The Mind in play: Dan's phone drops (the TV waits for him), Dan asks from another device
+    (the TV's take-over prompt), with the host menu open; checked, then the host allows it."""
+    phone.evaluate("() => PH.act({ type: 'ready', level: 1, ready: true })")
+    for peer in peers:
+        assert peer.act(type="ready", level=1, ready=True)["ok"]
+    tv.wait_for_function("() => PH.last.game.phase === 'playing'")
+    peers[2].close()
+    expect(tv.get_by_test_id("away-wait")).to_contain_text("Dan")
+    expect(phone.get_by_test_id("away-wait")).to_contain_text("Dan")
+    found = axe(phone, "phone: The Mind waiting for a player")
+    again = sio_peer(srv.url, {"role": "phone", "token": None, "lang": "ja"}, "Dan again")
+    assert again.send("join", {"name": "Dan", "claim": True})["ok"]
+    expect(tv.get_by_test_id("claim-prompt")).to_contain_text("Dan")
+    host_menu(tv)
+    found += axe(tv, "TV: The Mind waiting, a take-over prompt, the host menu open")
+    tv.keyboard.press("Escape")
+    tv.get_by_test_id("claim-allow").click()
+    expect(tv.get_by_test_id("claim-prompt")).to_have_count(0)
+    peers[2] = again
+    return found
+
+
+def test_tv_and_phone_pages_pass_axe_in_every_game(server, browser, pw, sio_peer):
+    srv = server(mode="eventlet", seed=16)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    ctx = browser.new_context(**pw.devices[PHONE_DEVICE])
+    phone = ctx.new_page()
+    watch(phone, "phone あき", problems)
+    found: list[str] = []
+    try:
+        phone.goto(srv.lan_url + "/")
+        found += axe(phone, "phone join form")
+        phone.get_by_test_id("name").fill("あき")
+        phone.get_by_test_id("join").tap()
+        expect(phone.get_by_test_id("welcome")).to_be_visible()
+        peers = []
+        for name in ("Ben", "ちひろ", "Dan"):
+            peer = sio_peer(srv.url, {"role": "phone", "token": None, "lang": "ja"}, name)
+            assert peer.send("join", {"name": name})["ok"]
+            peers.append(peer)
+        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(4)
+        host_menu(tv)
+        found += axe(tv, "TV lobby, host menu open")
+        tv.keyboard.press("Escape")
+        for game in GAMES:
+            tv.locator(f"[data-choose={game}]").click()
+            tv.wait_for_function("(g) => PH.last.party.game_key === g", arg=game)
+            phone.wait_for_function("(g) => PH.last && PH.last.party.game_key === g", arg=game)
+            found += axe(tv, f"TV lobby ({game})")
+            found += axe(phone, f"phone lobby ({game})")
+            tv.get_by_test_id("start").click()
+            tv.wait_for_function("(g) => PH.last.game && PH.last.game.game === g", arg=game)
+            phone.wait_for_function("(g) => PH.last.game && PH.last.game.game === g", arg=game)
+            expect(tv.locator("#game-root > *").first).to_be_visible()
+            expect(phone.locator("#game-root > *").first).to_be_visible()
+            found += axe(tv, f"TV in play ({game})")
+            found += axe(phone, f"phone in play ({game})")
+            if game == "the_mind":
+                found += waiting_and_taking_over(tv, phone, peers, srv, sio_peer)
+            serial = tv.evaluate("() => PH.last.party.serial")
+            assert tv.evaluate("() => PH.host('end')")["ok"]
+            tv.wait_for_function("(n) => PH.last.party.phase === 'lobby' && PH.last.party.serial >= n", arg=serial)
+        assert not problems, problems
+        assert not found, "axe found serious or critical violations:\n" + "\n".join(found)
+    finally:
+        close_all(tv, phone)

@@ -1,0 +1,129 @@
+"""The TV's host menu (issue 16, item 6, "a quieter TV"): no kick or promote button beside the
+names on the shared screen; one button in the top bar opens a panel with each seat's kick (with a
+confirm) and promote, the join address, the language and the coach's skip. It is a keyboard and
+screen-reader friendly disclosure (aria-expanded, focus moves in, Esc closes and gives focus
+back), readable at 1280x720 and 1920x1080, and reachable over the pause screen.
+
+Real server, the laptop's TV page in Debian's Chromium, phones over Socket.IO; waits are on state.
+``PARTYHOST_SHOTS=docs`` writes docs/screenshots/tv-host-menu.png.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_e2e_mind import close_all, open_tv, shot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.server]
+
+# every text in the open panel: its smallest font size, and whether the panel fits the screen
+_LEGIBLE = """() => { const p = document.getElementById("host-menu"), r = p.getBoundingClientRect();
+  let min = 1e9; const walk = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) { const n = walk.currentNode; if (!n.textContent.trim()) continue;
+    min = Math.min(min, parseFloat(getComputedStyle(n.parentElement).fontSize)); }
+  return { min, fits: r.top >= 0 && r.left >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5,
+           scrolls: p.scrollHeight > p.clientHeight + 1 }; }"""
+
+
+def join(sio_peer, srv, names):
+    peers = []
+    for name in names:
+        peer = sio_peer(srv.url, {"role": "phone", "token": None, "lang": "ja"}, name)
+        assert peer.send("join", {"name": name})["ok"]
+        peers.append(peer)
+    return peers
+
+
+def test_host_menu_holds_the_host_tools_and_works_from_the_keyboard(server, browser, sio_peer):
+    srv = server(mode="eventlet", seed=16)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    try:
+        aki, ben, chloe, dan = join(sio_peer, srv, ["あき", "Ben", "Chloé", "Dan"])
+        roster = tv.get_by_test_id("roster")
+        expect(roster.locator("li")).to_have_count(4)
+        # the shared screen shows names only, and the room code small in the top bar
+        assert tv.locator("#app button[data-kick], #app button[data-promote], #app [data-kick-ask]").count() == 0
+        expect(tv.locator(".tvbar [data-testid=room-code]")).to_have_text(re.compile(r"^[A-Z]{4}$"))
+        assert tv.locator("#app [data-testid=room-code]").count() == 0
+        button, panel = tv.get_by_test_id("host-menu"), tv.get_by_test_id("host-menu-panel")
+        expect(button).to_have_attribute("aria-expanded", "false")
+        expect(panel).to_be_hidden()
+
+        # keyboard: Enter opens it and the focus moves in; Tab walks its buttons; Esc closes it
+        button.focus()
+        tv.keyboard.press("Enter")
+        expect(panel).to_be_visible()
+        expect(button).to_have_attribute("aria-expanded", "true")
+        expect(panel).to_have_attribute("role", "dialog")
+        expect(panel).to_have_accessible_name("ホストメニュー")
+        assert tv.evaluate("() => document.getElementById('host-menu').contains(document.activeElement)")
+        tv.keyboard.press("Tab")
+        assert tv.evaluate("() => document.activeElement.closest('#host-menu') !== null && document.activeElement.tagName") == "BUTTON"
+        # each seat's tools say whom they are for
+        expect(panel.locator("[data-promote=s2]")).to_have_accessible_name("ホストにする: Ben")
+        expect(panel.locator("[data-kick-ask=s3]")).to_have_accessible_name("退出させる: Chloé")
+        expect(panel.get_by_test_id("menu-join-url")).to_have_text(tv.get_by_test_id("join-url").inner_text())
+        tv.keyboard.press("Escape")
+        expect(panel).to_be_hidden()
+        expect(button).to_have_attribute("aria-expanded", "false")
+        expect(button).to_be_focused()
+
+        # promote: Ben becomes a host (and is told so), from the menu
+        button.click()
+        panel.locator("[data-promote=s2]").click()
+        expect(roster.locator("li[data-seat=s2] .tag.host")).to_be_visible()
+        ben.wait_state(lambda s: s["host"], "Ben is host")
+        expect(panel.locator("[data-promote=s2]")).to_have_text("ホストをやめる")
+
+        # legible (host tag included) and inside the screen at both TV sizes
+        tv.keyboard.press("Escape")
+        for size in ({"width": 1280, "height": 720}, {"width": 1920, "height": 1080}):
+            tv.set_viewport_size(size)
+            button.click()
+            found = tv.evaluate(_LEGIBLE)
+            print("host menu at", size, found)
+            assert found["fits"], (size, found)
+            assert found["min"] >= 14 * size["width"] / 1280, (size, found)  # 14 px and up at 1280, scaled at 1920
+            if size["width"] == 1280:
+                shot(tv, "tv-host-menu.png")
+            tv.keyboard.press("Escape")
+
+        button.click()
+
+        # kick: a confirm first; "やめる" keeps the seat, yes removes it
+        panel.locator("[data-kick-ask=s3]").click()
+        expect(panel.get_by_test_id("kick-yes")).to_be_visible()
+        expect(panel).to_contain_text("Chloéさんを退出させますか")
+        expect(panel.get_by_test_id("kick-no")).to_be_focused()
+        panel.get_by_test_id("kick-no").click()
+        expect(panel.get_by_test_id("kick-yes")).to_have_count(0)
+        expect(panel.locator("[data-kick-ask=s3]")).to_be_focused()
+        expect(roster.locator("li")).to_have_count(4)
+        panel.locator("[data-kick-ask=s3]").click()
+        panel.get_by_test_id("kick-yes").click()
+        expect(roster.locator("li")).to_have_count(3)
+        expect(roster.locator("li[data-seat=s3]")).to_have_count(0)
+        chloe.wait(lambda: "kicked" in chloe.events, "Chloé told she was removed")
+
+        # the language: the TV in English, from the menu
+        panel.get_by_test_id("lang").click()
+        expect(panel.locator("#host-menu-title")).to_have_text("Host menu")
+        expect(tv.get_by_test_id("start")).to_have_text("Start")
+        tv.keyboard.press("Escape")
+
+        # in a game, paused: the menu is still there above the pause screen
+        tv.get_by_test_id("start").click()
+        tv.get_by_test_id("pause").click()
+        expect(tv.get_by_test_id("paused")).to_be_visible()
+        expect(tv.get_by_test_id("paused").locator("[data-kick], [data-promote]")).to_have_count(0)
+        button.click()  # a real click: nothing covers it
+        expect(panel).to_be_visible()
+        expect(panel.locator("[data-kick-ask=s4]")).to_be_visible()
+        assert not problems, problems
+        del aki, dan
+    finally:
+        close_all(tv)
