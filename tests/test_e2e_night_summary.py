@@ -21,7 +21,7 @@ from partyhost.party import Party
 from partyhost.store import Store
 
 from .test_e2e_howto import LONG_NAMES, open_tv_at
-from .test_e2e_mind import PHONE_DEVICE, close_all, shot, shots_dir, watch
+from .test_e2e_mind import PHONE_DEVICE, close_all, menu_click, shot, shots_dir, watch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -123,7 +123,7 @@ def test_the_summary_fits_the_tv_for_2_and_9_players(server, browser, tmp_path, 
             found = tv.evaluate(_FIT)
             assert found == [], (players, width, found)
             shot(tv, f"night-summary-tv-{players}p-{width}.png")
-        tv.get_by_test_id("lang").click()
+        menu_click(tv, "[data-testid=lang]")
         expect(tv.locator(".night.tv h1")).to_contain_text("tonight's summary")
         assert tv.evaluate(_FIT) == [], (players, "en")
         assert not problems, problems
@@ -209,7 +209,7 @@ def test_the_host_ends_the_night_a_phone_saves_it_and_it_survives_a_restart(serv
         expect(tv.get_by_test_id("record")).to_be_visible()
         expect(phone.get_by_test_id("welcome")).to_be_visible()
         # a host phone gets the same lobby buttons
-        tv.locator("[data-promote=s3]").click()
+        menu_click(tv, "[data-promote=s3]")
         expect(phone.get_by_test_id("momentum").get_by_test_id("again-game")).to_be_visible()
         expect(phone.get_by_test_id("ohiraki")).to_be_visible()
         shot(phone, "night-momentum-phone.png")
