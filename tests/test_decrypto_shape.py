@@ -79,7 +79,7 @@ def test_a_move_for_another_round_is_the_shared_stale_in_decryptos_words():
     err = refused(g, "stale", act, g, decoder(g, "white"), "lock", round=1, code=[1, 2, 3])
     assert err.params == {"round": 1, "current": 2} and err.scope == "decrypto"
     assert i18n.refusal("en", err.code, err.scope, **err.params) == "That round is over (it's round 2 now)"
-    assert i18n.refusal("ja", err.code, err.scope, **err.params) == "そのラウンドはもう終わっています(いまは第2ラウンド)"
+    assert i18n.refusal("ja", err.code, err.scope, **err.params) == "そのラウンドはもう終わっています（いまは第2ラウンド）"
     host = refused(g, "stale", g.host_apply, {"type": "next", "round": 3, "team": "white"}, 1.0)
     assert host.params == {"round": 3, "current": 2}
 

@@ -40,8 +40,8 @@
     const u = Array.from({ length: unicorns }, () => UNICORN).join("");
     const p = Array.from({ length: poops }, (_, i) => (i === flipIndex ? POOP.replace('class="tok poo"', 'class="tok poo flip"') : POOP)).join("");
     return `<div class="tt-tokens" data-testid="tokens" role="img" data-unicorns="${unicorns}" data-poops="${poops}"
-      aria-label="${esc(t("top_ten.unicorns"))} ${unicorns}, ${esc(t("top_ten.poops"))} ${poops}">
-      <span class="zone uni ${u ? "" : "empty"}" title="${esc(t("top_ten.unicorns"))}">${u || "<i></i>"}</span><span class="zone poo ${p ? "" : "empty"}" title="${esc(t("top_ten.poops"))}">${p || "<i></i>"}</span></div>`;
+      aria-label="${esc(t("top_ten.tally", { unicorns, poops }))}">
+      <span class="zone uni ${u ? "" : "empty"}" title="${esc(t("top_ten.unicorns_title"))}">${u || "<i></i>"}</span><span class="zone poo ${p ? "" : "empty"}" title="${esc(t("top_ten.poops_title"))}">${p || "<i></i>"}</span></div>`;
   }
 
   // --- the reveal's moment of suspense ---------------------------------------------------------
