@@ -135,8 +135,8 @@ def restore(data: dict) -> Decrypto:
 
 def test_a_snapshot_saved_before_the_pipeline_restores_and_plays_on():
     g = restore(SAVED_BEFORE_THE_PIPELINE)
-    assert Decrypto.STATE_VERSION == 1
-    assert g.to_dict() == {**SAVED_BEFORE_THE_PIPELINE, "v": 1}
+    assert Decrypto.STATE_VERSION == 2  # 2 added who is away and the paused clue timer (issue 16)
+    assert g.to_dict() == {**SAVED_BEFORE_THE_PIPELINE, "v": 2, "away": [], "timer_paused": None}
     assert g.view("s3")["my_code"] == [4, 3, 2] and g.view("s1")["my_code"] is None
     assert g.view("s5")["my_guess"]["code"] == [2, 0, 0] and g.view("s2")["my_guess"]["code"] == [0, 0, 0]
     assert g.view(None)["event"] == {"n": 13, "kind": "clues_up", "team": "white"}

@@ -223,6 +223,10 @@
   }
 
   function timerHtml(g) {
+    /* the clue timer stopped for an away encryptor: whom it waits for, and the seconds it keeps */
+    const p = g.timer_paused;
+    if (p) return `<p class="dc-timer paused" data-testid="dc-timer-paused" role="status">${esc(t("decrypto.timer_paused",
+      { people: PH.people(PH.last, p.waiting_for), seconds: Math.ceil(p.left) }))}</p>`;
     return PH.countdown(g.deadline, { label: "decrypto.timer_left", cls: "dc-timer", testid: "dc-timer" });
   }
 
