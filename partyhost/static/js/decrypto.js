@@ -110,7 +110,7 @@
     const teamBox = (team) => {
       const role = g.variant === "three" && !g.encrypting.includes(team) ? t("decrypto.interceptor_side") : "";
       return `<div class="dc-team team-${team} ${g.active === team && (g.phase === "guess" || g.phase === "reveal") ? "up" : ""} ${mine === team ? "mine" : ""}">
-        <span class="tname">${esc(teamName(team))}${role ? ` <small>${esc(role)}</small>` : ""}</span>
+        <span class="tname">${esc(teamName(team))}</span>${role ? `<small class="trole">${esc(role)}</small>` : ""}
         <span class="tmembers">${esc(names(s, g.teams[team]))}</span>
         ${tokensHtml(g, team)}</div>`;
     };
@@ -225,7 +225,7 @@
   function timerHtml(g) {
     /* the clue timer stopped for an away encryptor: whom it waits for, and the seconds it keeps */
     const p = g.timer_paused;
-    if (p) return `<p class="dc-timer paused" data-testid="dc-timer-paused" role="status">${esc(t("decrypto.timer_paused",
+    if (p) return `<p class="dc-timer dc-stopped" data-testid="dc-timer-paused" role="status">${esc(t("decrypto.timer_paused",
       { people: PH.people(PH.last, p.waiting_for), seconds: Math.ceil(p.left) }))}</p>`;
     return PH.countdown(g.deadline, { label: "decrypto.timer_left", cls: "dc-timer", testid: "dc-timer" });
   }
