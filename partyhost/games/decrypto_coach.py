@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .decrypto import Decrypto
 
 P = "decrypto."
-_THREE_STEPS = {"intercept"}
+_THREE_STEPS = {"encrypt2", "intercept"}
 """Steps whose TV line names the other team: the 3-player game has its own words for them."""
 
 
