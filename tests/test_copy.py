@@ -216,3 +216,12 @@ def test_three_player_coach_never_speaks_of_the_other_team():
     assert "decrypto.coach.next.reveal_end1_three" in keys and "decrypto.coach.next.encrypt2_three" in keys, keys
     bad = [(k, v) for k, v in seen if _OTHER_TEAM["ja"] in v or _OTHER_TEAM["en"] in v.lower()]
     assert not bad, bad
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in JS.glob("*.js") if p.name != "howto.js"))
+def test_pages_put_no_ascii_colon_or_bracket_after_a_catalogue_text(script):
+    """「ゲーム: ザ・マインド」, 「参加者 (3)」: the label's mark is the catalogue's (``list.label``,
+    ``list.count``), full-width in Japanese."""
+    hits = [line.strip() for line in _code(JS / script).splitlines()
+            if re.search(r'esc\(t\("[^"]+"\)\)\}(?::| \()', line)]
+    assert not hits, hits

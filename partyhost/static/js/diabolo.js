@@ -421,7 +421,7 @@
   function lobby(root, s) {
     const o = Object.assign({ lang: "de", interval: 4, end_seconds: 20, handicap: [], victory_tiles: false, tile_handicap: 10 }, s.party.options || {});
     if (!s.host) {
-      PH.patch(root, `<p class="small dia-opts-ro">${esc(t("diabolo.opt.lang"))}: ${esc(t("diabolo.opt." + o.lang))} · ${esc(t("diabolo.opt.interval"))}: ${o.interval}
+      PH.patch(root, `<p class="small dia-opts-ro">${esc(t("list.label", { label: t("diabolo.opt.lang") }))}${esc(t("diabolo.opt." + o.lang))} · ${esc(t("list.label", { label: t("diabolo.opt.interval") }))}${o.interval}
         ${o.victory_tiles ? " · " + esc(t("diabolo.opt.victory_tiles")) + ` (${o.tile_handicap})` : ""}</p>`);
       return;
     }

@@ -262,7 +262,7 @@
       : g.proposal ? proposalBox(g, s, false)
       : ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : "<div></div>";
     const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("the_mind.ready_hint"))} <b class="tv-silence" data-testid="tv-no-talking">${esc(t("the_mind.rule.silence"))}</b></p>` : ""}
-      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("the_mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}; --mc:${PH.colorOf(s, d.seat)}" data-mark="${PH.shapeOf(d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
+      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("list.label", { label: t("the_mind.discards") }))}</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}; --mc:${PH.colorOf(s, d.seat)}" data-mark="${PH.shapeOf(d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
     /* exactly five rows: status, banner, centre (pile or chart), players, footer */
     PH.patch(root, `<div class="mind tv phase-${g.phase}">
       ${status(g)}

@@ -259,7 +259,7 @@
   function answerForm(slot, s, g, me, mode) {
     const gesture = g.theme && g.theme.mode === "gesture";
     const form = PH.mount(slot, `top_ten-answer:${s.party.serial}:${g.round}:${mode}`, `<div class="tt-form">
-      ${mode === "write" ? `<p class="tt-mine small">${esc(t("top_ten.you_answered"))}: ${esc(t(gesture ? "top_ten.said_gesture" : "top_ten.said_out_loud"))}</p>` : ""}
+      ${mode === "write" ? `<p class="tt-mine small">${esc(t("list.label", { label: t("top_ten.you_answered") }))}${esc(t(gesture ? "top_ten.said_gesture" : "top_ten.said_out_loud"))}</p>` : ""}
       <form class="tt-answer" data-testid="answer-form" autocomplete="off">
         <p class="small tt-form-note"></p>
         <input data-testid="answer-input" maxlength="60" enterkeyhint="send" autocomplete="off"
@@ -377,7 +377,7 @@
     if (mode) answerForm(sc.part("form"), s, g, me, mode);
     else {
       sc.draw("form", mine && mine.answered && mine.answer && d.phase !== "over"
-        ? `<p class="tt-mine" data-testid="my-answer">${esc(t("top_ten.you_answered"))}: <q>${esc(mine.answer)}</q></p>` : "");
+        ? `<p class="tt-mine" data-testid="my-answer">${esc(t("list.label", { label: t("top_ten.you_answered") }))}<q>${esc(mine.answer)}</q></p>` : "");
     }
 
     /* a host phone (the host may play across the room from the TV) has the TV's moves for a
@@ -418,8 +418,8 @@
     const roster = s.party.roster;
     const capName = o.first_captain === "random" ? t("top_ten.opt.random") : PH.nameOf(s, o.first_captain);
     if (!s.host) {
-      PH.patch(root, `<p class="tt-opts-line small" data-testid="tt-options">${esc(t("top_ten.opt.first_captain"))}: ${esc(capName)} ·
-        ${esc(t("top_ten.opt.rounds." + o.rounds))} · ${esc(t("top_ten.opt.themes"))}: ${esc(t("top_ten.opt.lang." + o.themes))}</p>`);
+      PH.patch(root, `<p class="tt-opts-line small" data-testid="tt-options">${esc(t("list.label", { label: t("top_ten.opt.first_captain") }))}${esc(capName)} ·
+        ${esc(t("top_ten.opt.rounds." + o.rounds))} · ${esc(t("list.label", { label: t("top_ten.opt.themes") }))}${esc(t("top_ten.opt.lang." + o.themes))}</p>`);
       return;
     }
     /* the controls are built once (again when the page's language changes); their values follow
