@@ -134,7 +134,7 @@ def test_the_panel_follows_the_options_and_the_player_count(server, browser, sio
         expect(tv.get_by_test_id("tile-lang")).to_have_text("英語の単語")
         expect(variants.first).to_contain_text("英語の単語だけが認められます")
         expect(variants.first).to_contain_text("7枚少なく数えます")
-        expect(variants.first).to_contain_text("Ben: 4枚以上")
+        expect(variants.first).to_contain_text("Ben：4枚以上")
         expect(variants.first).not_to_contain_text("ディーラーをして")
         # the turned-to page is the one with the rules in use, so the host sees the change
         expect(tv.locator(".howto.tv .howto-page:not([hidden]) [data-testid=howto-variants]")).to_be_visible()
