@@ -223,5 +223,5 @@ def test_pages_put_no_ascii_colon_or_bracket_after_a_catalogue_text(script):
     """「ゲーム: ザ・マインド」, 「参加者 (3)」: the label's mark is the catalogue's (``list.label``,
     ``list.count``), full-width in Japanese."""
     hits = [line.strip() for line in _code(JS / script).splitlines()
-            if re.search(r'esc\(t\("[^"]+"\)\)\}(?::| \()', line)]
+            if re.search(r'esc\(t\("[^"]+"\)\)\}(?::| \()|\(\$\{esc\(t\(', line)]
     assert not hits, hits

@@ -421,8 +421,8 @@
   function lobby(root, s) {
     const o = Object.assign({ lang: "de", interval: 4, end_seconds: 20, handicap: [], victory_tiles: false, tile_handicap: 10 }, s.party.options || {});
     if (!s.host) {
-      PH.patch(root, `<p class="small dia-opts-ro">${esc(t("list.label", { label: t("diabolo.opt.lang") }))}${esc(t("diabolo.opt." + o.lang))} · ${esc(t("list.label", { label: t("diabolo.opt.interval") }))}${o.interval}
-        ${o.victory_tiles ? " · " + esc(t("diabolo.opt.victory_tiles")) + ` (${o.tile_handicap})` : ""}</p>`);
+      PH.patch(root, `<p class="small dia-opts-ro">${esc(t("list.label", { label: t("diabolo.opt.lang") }))}${esc(t("diabolo.opt." + o.lang))} · ${esc(t("list.label", { label: t("diabolo.opt.interval_label") }))}${esc(t("diabolo.interval", { seconds: o.interval }))}
+        ${o.victory_tiles ? " · " + esc(t("diabolo.opt.victory_tiles")) + esc(t("list.paren", { text: o.tile_handicap })) : ""}</p>`);
       return;
     }
     /* the controls are built once per roster (and language); their values follow the options

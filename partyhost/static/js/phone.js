@@ -72,7 +72,7 @@
     return `<ul class="roster" data-testid="roster">${s.party.roster.map((r) => `
       <li class="${r.connected ? "" : "away"}">
         ${PH.markOf(s, r.seat)}
-        <span class="who">${esc(r.name)}${s.me && r.seat === s.me.seat ? ` <em>(${esc(t("common.you"))})</em>` : ""}</span>
+        <span class="who">${esc(r.name)}${s.me && r.seat === s.me.seat ? ` <em>${esc(t("list.paren", { text: t("common.you") }))}</em>` : ""}</span>
         ${r.host ? `<span class="tag">${esc(t("roster.host"))}</span>` : ""}
         ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
         ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}

@@ -330,7 +330,7 @@
           : `<p class="small">${esc(t("top_ten.pick_hint"))}</p>`}
         <ul class="tt-pickers">${left.map((p) => `<li><button type="button" class="tt-pick ${pending === p.seat ? "on" : ""}" data-pick="${esc(p.seat)}"
             data-testid="pick-${esc(p.seat)}" style="--c:${colour(s, p.seat)}" ${pending ? "disabled" : ""}>
-            <b>${esc(nameOf(s, p.seat))}${p.seat === me ? ` <small>(${esc(t("common.you"))})</small>` : ""}</b><span>${answerText(p, g)}</span></button></li>`).join("")}</ul>`;
+            <b>${esc(nameOf(s, p.seat))}${p.seat === me ? ` <small>${esc(t("list.paren", { text: t("common.you") }))}</small>` : ""}</b><span>${answerText(p, g)}</span></button></li>`).join("")}</ul>`;
     }
     /* round over */
     const next = g.next_captain === me
