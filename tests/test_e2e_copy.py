@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .test_e2e_mind import close_all, open_tv, shot, watch
+from .test_e2e_mind import close_all, open_tv, shot, shots_dir, watch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -76,12 +76,13 @@ def test_lists_quotes_kinsoku_and_the_scoreboards_shapes(server, browser):
             record: [{ game: "the_mind", serial: 1, duration: 60, highlights: [], result: { coop: true, won: true },
                        players: [{ seat: "s1", name: "あき" }, { seat: "s2", name: "Ben" }] }],
             scoreboard: [{ seat: "s1", name: "あき", points: 2, games: 2 }, { seat: "s2", name: "Ben", points: 1, games: 2 }] } };
-          const el = document.createElement("div"); el.style.height = "600px"; document.body.appendChild(el);
+          const el = document.createElement("div"); el.id = "copy-score"; el.style.height = "600px"; document.body.appendChild(el);
           PH.record.tv(el, s);
           return [...el.querySelectorAll(".rec-rows li")].map((li) => li.querySelector(".seat-mark") && li.querySelector(".seat-mark").textContent);
         }""")
         assert marks == [ja.evaluate("() => PH.shapeOf('s1')"), ja.evaluate("() => PH.shapeOf('s2')")], marks
         assert marks[0] != marks[1]
+        ja.locator("#copy-score").screenshot(path=str(shots_dir() / "copy-record-score.png"))
         assert not problems, problems
     finally:
         close_all(ja, en)
