@@ -62,9 +62,30 @@ def message(lang: str, key: str, **params: object) -> str:
     A missing key falls back to English, then to the key itself, so a refusal always reaches
     the phone with some text; a missing parameter is left as ``{name}`` rather than raising.
     """
-    template = catalogue(normalize_lang(lang)).get(key) or catalogue("en").get(key) or key
-    safe = {name: params.get(name, "{" + name + "}") for _, name, _, _ in Formatter().parse(template) if name}
-    return template.format(**safe)
+    lang = normalize_lang(lang)
+    template = catalogue(lang).get(key) or catalogue("en").get(key) or key
+    out: list[str] = []
+    depth = 0  # how many 「 are open at this point of the template
+    for literal, name, spec, _conv in Formatter().parse(template):
+        out.append(literal)
+        depth += literal.count("「") - literal.count("」")
+        if name is None:
+            continue
+        if name not in params:
+            out.append("{" + name + "}")
+            continue
+        value = params[name]
+        value = join_list(lang, value) if isinstance(value, (list, tuple)) else format(value, spec or "")
+        out.append(value.replace("「", "『").replace("」", "』") if depth > 0 else value)
+    return "".join(out)
+
+
+def join_list(lang: str, items: "list[object] | tuple[object, ...]") -> str:
+    """``items`` as one list in ``lang``: 「a、b、c」 in Japanese (the catalogue's ``list.sep``),
+    "a, b, c" in English. A list parameter of :func:`message` is joined this way, so a refusal
+    names its choices in the phone's language (``readings=["はくし", "しらかみ"]``)."""
+    sep = catalogue(normalize_lang(lang)).get("list.sep") or ", "
+    return sep.join(str(x) for x in items)
 
 
 def refusal(lang: str, code: str, scope: str | None = None, **params: object) -> str:

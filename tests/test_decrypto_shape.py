@@ -79,7 +79,7 @@ def test_a_move_for_another_round_is_the_shared_stale_in_decryptos_words():
     err = refused(g, "stale", act, g, decoder(g, "white"), "lock", round=1, code=[1, 2, 3])
     assert err.params == {"round": 1, "current": 2} and err.scope == "decrypto"
     assert i18n.refusal("en", err.code, err.scope, **err.params) == "That round is over (it's round 2 now)"
-    assert i18n.refusal("ja", err.code, err.scope, **err.params) == "そのラウンドはもう終わっています(いまは第2ラウンド)"
+    assert i18n.refusal("ja", err.code, err.scope, **err.params) == "そのラウンドはもう終わっています（いまは第2ラウンド）"
     host = refused(g, "stale", g.host_apply, {"type": "next", "round": 3, "team": "white"}, 1.0)
     assert host.params == {"round": 3, "current": 2}
 
@@ -135,8 +135,8 @@ def restore(data: dict) -> Decrypto:
 
 def test_a_snapshot_saved_before_the_pipeline_restores_and_plays_on():
     g = restore(SAVED_BEFORE_THE_PIPELINE)
-    assert Decrypto.STATE_VERSION == 1
-    assert g.to_dict() == {**SAVED_BEFORE_THE_PIPELINE, "v": 1}
+    assert Decrypto.STATE_VERSION == 2  # 2 added who is away and the paused clue timer (issue 16)
+    assert g.to_dict() == {**SAVED_BEFORE_THE_PIPELINE, "v": 2, "away": [], "timer_paused": None}
     assert g.view("s3")["my_code"] == [4, 3, 2] and g.view("s1")["my_code"] is None
     assert g.view("s5")["my_guess"]["code"] == [2, 0, 0] and g.view("s2")["my_guess"]["code"] == [0, 0, 0]
     assert g.view(None)["event"] == {"n": 13, "kind": "clues_up", "team": "white"}

@@ -603,7 +603,7 @@ def test_decrypto_three_players_round_one(table, lang):
     t.tip(lone, "wait_round1", "decrypto", lang)
     t.act(mate, {"type": "lock", "round": 1, "team": team, "code": code})
     strip = t.step("reveal", lang)
-    assert strip["next"]["key"] == "decrypto.coach.next.reveal_end1"  # one team: its reveal ends round 1
+    assert strip["next"]["key"] == "decrypto.coach.next.reveal_end1_three"  # one team: its reveal ends round 1 (the interceptor, not "the other team", listens in from round 2)
     t.tip(lone, "reveal", "decrypto", lang)
     assert t.host_act({"type": "next", "round": 1, "team": team})["ok"]
     t.step("encrypt2", lang)

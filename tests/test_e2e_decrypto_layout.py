@@ -134,7 +134,7 @@ def test_waiting_for_a_guess_names_the_players_and_a_dropped_phone(server, brows
         gone = decoders[0]
         gone.ctx.close()
         phones.remove(gone)
-        expect(stage).to_contain_text(f"{gone.name}(接続切れ)")
+        expect(stage).to_contain_text(f"{gone.name}（接続切れ）")
         other_phone = by_seat[g["teams"][team][0]].page if by_seat[g["teams"][team][0]] is not gone else by_seat[g["teams"][team][1]].page
         expect(other_phone.get_by_test_id("waiting")).to_contain_text(gone.name)
         assert not problems, problems

@@ -134,7 +134,7 @@ def test_the_panel_follows_the_options_and_the_player_count(server, browser, sio
         expect(tv.get_by_test_id("tile-lang")).to_have_text("英語の単語")
         expect(variants.first).to_contain_text("英語の単語だけが認められます")
         expect(variants.first).to_contain_text("7枚少なく数えます")
-        expect(variants.first).to_contain_text("Ben: 4枚以上")
+        expect(variants.first).to_contain_text("Ben：4枚以上")
         expect(variants.first).not_to_contain_text("ディーラーをして")
         # the turned-to page is the one with the rules in use, so the host sees the change
         expect(tv.locator(".howto.tv .howto-page:not([hidden]) [data-testid=howto-variants]")).to_be_visible()
@@ -202,8 +202,8 @@ def test_a_phone_reads_the_rules_mid_game_and_misses_nothing(server, browser, pw
         b_seat = b.evaluate("PH.last.me.seat")
         b.locator('[data-testid=ready][data-ready="1"]').tap()
         a.wait_for_function("(seat) => PH.last.game.players.find((p) => p.seat === seat).ready", arg=b_seat)
-        expect(a.locator("#game-root")).not_to_contain_text("待っている人: あき, Ben")
-        expect(a.locator("#game-root")).to_contain_text("待っている人: あき")
+        expect(a.locator("#game-root")).not_to_contain_text("待っている人：あき、Ben")
+        expect(a.locator("#game-root")).to_contain_text("待っている人：あき")
         expect(sheet).to_be_visible()
         # "what you can do now" from the view's guide (the coach computes it): shown when present
         a.evaluate("""() => { PH.last.game.guide = { now: { key: "the_mind.ready_hint", params: {} } }; PH.refresh(); }""")
@@ -223,7 +223,7 @@ def test_a_phone_reads_the_rules_mid_game_and_misses_nothing(server, browser, pw
 
 def test_diabolo_names_its_language_and_explains_the_joker_where_the_table_meets_them(server, browser, pw, sio_peer):
     """The TV names the word language during play and explains a face-up Ψ; the claim field and
-    the vote ask for a German word ("…をドイツ語の単語として認めますか?"), not just "unknown"."""
+    the vote ask for a German word ("…をドイツ語の単語として認めますか？"), not just "unknown"."""
     from partyhost.lexicon import latin
 
     srv = server(mode="eventlet", seed=7)
@@ -251,13 +251,13 @@ def test_diabolo_names_its_language_and_explains_the_joker_where_the_table_meets
             turned = g["turned"]
             assert dealer.act(type="turn", round=1, turned=turned)["ok"]
             dealer.wait_state(lambda s: s["game"]["turned"] == turned + 1, "a card turned")
-        expect(tv.get_by_test_id("joker-note-1")).to_have_text("Ψはジョーカー: 好きな1文字として使えます")
+        expect(tv.get_by_test_id("joker-note-1")).to_have_text("Ψはジョーカー：好きな1文字として使えます")
         shot(tv, "howto-diabolo-tv-joker.png")
         word = "".join(c["face"] for c in trio)
         result = dealer.act(type="claim", round=1, word=word, cards=[{"id": c["id"]} for c in trio])
         assert result["ok"], result
-        expect(tv.get_by_test_id("vote-lang")).to_have_text(f"「{word}」をドイツ語の単語として認めますか?")
-        expect(phone.page.get_by_test_id("vote-lang")).to_have_text(f"「{word}」をドイツ語の単語として認めますか?")
+        expect(tv.get_by_test_id("vote-lang")).to_have_text(f"「{word}」をドイツ語の単語として認めますか？")
+        expect(phone.page.get_by_test_id("vote-lang")).to_have_text(f"「{word}」をドイツ語の単語として認めますか？")
         shot(phone.page, "howto-diabolo-phone-vote.png")
         assert state["game"]["lang"] == "de"
         assert not problems, problems

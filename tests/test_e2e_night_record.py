@@ -120,8 +120,8 @@ def test_the_lobby_shows_tonights_record_on_the_tv_and_each_phone_its_line(serve
         watch(phone, "phone", problems)
         phone.goto(srv.lan_url + "/")
         mine = phone.get_by_test_id("record-mine")
-        expect(mine).to_contain_text("0点(1ゲーム中)")
-        expect(phone.get_by_test_id("record-mine-last")).to_have_text("ザ・マインド: みんなで失敗")
+        expect(mine).to_contain_text("0点（1ゲーム中）")
+        expect(phone.get_by_test_id("record-mine-last")).to_have_text("ザ・マインド：みんなで失敗")
         shot(phone, "record-phone.png")
 
         assert not problems, problems

@@ -154,7 +154,7 @@ def test_the_host_ends_the_night_a_phone_saves_it_and_it_survives_a_restart(serv
         phone.goto(srv.lan_url + "/")
         expect(phone.get_by_test_id("welcome")).to_contain_text("ちか")
         momentum = tv.get_by_test_id("momentum")
-        expect(momentum.get_by_test_id("again-game")).to_have_text("もう一度: ディアボロ")
+        expect(momentum.get_by_test_id("again-game")).to_have_text("もう一度：ディアボロ")
         # one phone present: no game takes one player, so nothing is suggested
         tv.wait_for_function("() => PH.last.party.momentum.present === 1")
         expect(tv.get_by_test_id("next-game")).to_have_count(0)
@@ -162,7 +162,7 @@ def test_the_host_ends_the_night_a_phone_saves_it_and_it_survives_a_restart(serv
         for token in ("token0", "token1"):
             sio_peer(srv.url, {"role": "phone", "token": token, "lang": "ja"}, token)
         tv.wait_for_function("() => PH.last.party.momentum.present === 3")
-        expect(momentum.get_by_test_id("next-game")).to_have_text("次のおすすめ: デクリプト")
+        expect(momentum.get_by_test_id("next-game")).to_have_text("次のおすすめ：デクリプト")
         expect(tv.get_by_test_id("next-rule")).to_have_text("今いる3人で遊べて、今夜まだ遊んでいないゲーム")
         shot(tv, "night-momentum-tv.png")
         tv.dialog_seen = []

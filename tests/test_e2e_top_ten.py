@@ -105,7 +105,7 @@ def test_top_ten_full_game_five_phones(server, browser, pw):
                     if rnd == 3:  # said out loud, then written down for the TV (once)
                         # the phone's form turns into "write it down" when its own state arrives;
                         # text typed into the old form before that is lost with it
-                        expect(ph.page.locator(".tt-form .tt-mine")).to_contain_text("(口頭で)")
+                        expect(ph.page.locator(".tt-form .tt-mine")).to_contain_text("（口頭で）")
                         ph.page.get_by_test_id("answer-input").fill("あとで書いた")
                         ph.page.get_by_test_id("answer-send").tap()
                         expect(tv.get_by_test_id(f"tt-answer-{seat}")).to_contain_text("あとで書いた")

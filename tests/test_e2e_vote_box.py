@@ -127,7 +127,7 @@ def test_word_basket_challenge_vote_box(server, browser, sio_peer):
         word = challenge_a_made_up_word(b, c)
 
         expect(tv.get_by_test_id("vote-word")).to_have_text(word)
-        expect(a.get_by_test_id("vote")).to_contain_text("認める?")
+        expect(a.get_by_test_id("vote")).to_contain_text("認める？")
         look_and_vote("word_basket", tv, a, h, "accept")
         h.locator(".lang-switch").first.tap()
         expect(h.get_by_test_id("ballot-reject")).to_have_text("Reject")

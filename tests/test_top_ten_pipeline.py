@@ -155,7 +155,7 @@ def test_a_move_for_another_round_is_refused_stale_in_the_games_words():
         assert (error.code, error.scope, error.params["current"]) == ("stale", "top_ten", 2)
         assert error.params["round"] in (1, 3)
         assert json.dumps(g.to_dict(), sort_keys=True) == before
-    assert i18n.refusal("ja", "stale", "top_ten", round=1, current=2) == "そのラウンドはもう終わっています(いまはラウンド2)"
+    assert i18n.refusal("ja", "stale", "top_ten", round=1, current=2) == "そのラウンドはもう終わっています（いまはラウンド2）"
     assert i18n.refusal("en", "stale", "top_ten", round=1, current=2) == "That round is over: it's round 2 now"
     assert "err.tt_stale_round" not in i18n.catalogue("ja")
 

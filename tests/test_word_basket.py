@@ -515,7 +515,7 @@ def test_a_late_play_that_would_not_have_fit_is_just_refused():
 def test_kanji_needs_a_confirmed_known_reading():
     g = arrange(new_game(2), {"s1": [N(5), K("こ")], "s2": [K("ほ"), K("ね")]}, K("し"))
     e = refused_play(g, "wb_reading_needed", "s1", N(5), "新学期")
-    assert "しんがっき" in e.params["readings"].split("・")
+    assert "しんがっき" in e.params["readings"]
     refused_play(g, "wb_reading_mismatch", "s1", N(5), "新学期", reading="しんがくき")
     refused_play(g, "wb_reading_unknown", "s1", N(5), "蟐蟐蟐")
     g.apply("s1", {"type": "lookup", "text": "新学期"}, NOW)
@@ -582,7 +582,7 @@ def test_every_refusal_code_has_words_in_both_languages():
     ja = json.loads(Path(wb.__file__).parents[1].joinpath("i18n/word_basket.ja.json").read_text("utf-8"))
     en = json.loads(Path(wb.__file__).parents[1].joinpath("i18n/word_basket.en.json").read_text("utf-8"))
     assert ja.keys() == en.keys()
-    assert i18n.message("ja", "word_basket.err.wb_word_too_short", min=3, length=2) == "3文字以上の言葉にしてください(今2文字)"
+    assert i18n.message("ja", "word_basket.err.wb_word_too_short", min=3, length=2) == "3文字以上の言葉にしてください（今2文字）"
 
 
 def test_after_a_host_restart_a_pending_win_and_a_vote_get_their_time_again():

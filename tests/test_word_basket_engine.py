@@ -127,7 +127,7 @@ def test_refusals_reach_the_phone_in_its_language_and_change_nothing():
     r = b.act({"type": "play", "field": serial, "card": K("り"), "word": "あり"})
     assert r["code"] == "wb_word_too_short" and r["message"] == "The word needs at least 3 kana (it has 2)"
     r = a.act({"type": "play", "field": serial, "card": K("る"), "word": "あ" * 200})
-    assert r["code"] == "wb_word_too_long" and r["message"] == "長すぎます(30文字まで)"
+    assert r["code"] == "wb_word_too_long" and r["message"] == "長すぎます（30文字まで）"
     r = a.act({"type": "play", "field": serial, "card": K("る"), "word": "あ" * 241})
     assert r["code"] == "malformed"  # longer than the schema allows
     r = a.act({"type": "play", "field": serial, "card": K("る"), "word": "新学期"})

@@ -206,12 +206,12 @@ class Decrypto(Game):
         "pass_encryptor": Move(_schema("pass_encryptor", round=_ROUND, team=_TEAM), "_host_pass_encryptor",
                                stale=True),
     }
-    STATE_VERSION: ClassVar[int] = 1  # the layout of every snapshot saved so far
+    STATE_VERSION: ClassVar[int] = 2  # 2: ``away`` and ``timer_paused`` (issue 16)
     FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "teams", "variant", "encrypting", "lang", "timer", "max_rounds", "keywords",
         "round", "phase", "active", "encryptors", "codes", "clues", "clue_drafts", "deadline",
         "guesses", "history", "tokens", "reveal_deadline", "kw", "judge", "result", "event",
-        "version", "lineup",
+        "version", "lineup", "away", "timer_paused",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -236,6 +236,10 @@ class Decrypto(Game):
         self.clues: dict[str, list[str] | None] = {}
         self.clue_drafts: dict[str, list[str]] = {}
         self.deadline: float | None = None
+        # players whose phone is away (Game.presence), sorted; the clue timer waits for them
+        self.away: list[str] = []
+        # the clue timer stopped for an away encryptor: {"left": s, "for": [seats]} (deadline None)
+        self.timer_paused: dict | None = None
         # the open guesses on the active team's clues: group -> {"team", "code", "locked", "by"}
         self.guesses: dict[str, dict] = {}
         self.history: list[dict] = []  # every reveal, in order
@@ -383,6 +387,14 @@ class Decrypto(Game):
             self._finish_judging(time_up=True)
             self.version += 1
 
+    @classmethod
+    def migrate(cls, data: dict, version: int) -> dict:
+        """Version 1 snapshots knew nobody away and never paused the clue timer."""
+        if version < 2:
+            data.setdefault("away", [])
+            data.setdefault("timer_paused", None)
+        return data
+
     def can_continue_without(self, seat: str) -> bool:
         """Every team keeps its shape without ``seat`` (≥2 in a team game; never in the
         3-player game, whose team of two and interceptor are all needed)."""
@@ -409,6 +421,9 @@ class Decrypto(Game):
             self.encryptors[team] = handed_to
             self.clue_drafts[team] = ["", "", ""]
             self._fresh_time(now)
+        if seat in self.away:
+            self.away.remove(seat)
+        self._sync_timer(now)
         for g in self.guesses.values():
             if g.get("by") == seat:
                 g["by"] = None
@@ -469,6 +484,7 @@ class Decrypto(Game):
         self.active = None
         self.guesses = {}
         self.deadline = None
+        self.timer_paused = None
         self.reveal_deadline = None
         self.encryptors = {t: self._encryptor_for(t, round_no) for t in self.encrypting}
         self.codes = {}
@@ -511,13 +527,15 @@ class Decrypto(Game):
         self.clue_drafts[team] = list(checked)
         self._event("clues_in", team=team)
         waiting = [t for t in self.encrypting if self.clues.get(t) is None]
-        if waiting and self.timer and self.deadline is None:
+        if waiting and self.timer and self.deadline is None and self.timer_paused is None:
             self.deadline = now + TIMER_SECONDS  # the sand timer is turned over (§clues)
         self._after_clues(now)
+        self._sync_timer(now)  # the one it now presses may be away already
 
     def _after_clues(self, now: float) -> None:
         if all(self.clues.get(t) is not None for t in self.encrypting):
             self.deadline = None
+            self.timer_paused = None
             self._open_guess(self.encrypting[0])
 
     def _open_guess(self, team: str) -> None:
@@ -642,12 +660,60 @@ class Decrypto(Game):
         self.codes[team] = list(self._rng.choice(deck))
         self.clue_drafts[team] = ["", "", ""]
         self._fresh_time(now)
+        self._sync_timer(now)
         self._event("encryptor_passed", team=team, seat=old, to=new)
 
     def _fresh_time(self, now: float) -> None:
         """A new encryptor while the sand timer runs: turn it over again (30 s from now)."""
         if self.deadline is not None:
             self.deadline = max(self.deadline, now + TIMER_SECONDS)
+        if self.timer_paused is not None:
+            self.timer_paused["left"] = max(self.timer_paused["left"], TIMER_SECONDS)
+
+    # --- an away encryptor and the clue timer (issue 16) -----------------------------------------
+
+    def timer_waits_on(self) -> list[str]:
+        """The seats the clue timer presses: the encryptors whose clues are not in yet (phase
+        encrypt), in reading order."""
+        if self.phase != "encrypt":
+            return []
+        return [self.encryptors[t] for t in self.encrypting if t in self.encryptors and self.clues.get(t) is None]
+
+    def _presence(self, seat: str, present: bool, now: float) -> bool:
+        """A player's phone went away or came back (:meth:`Game.presence`). The clue timer
+        stops, keeping the seconds it had left, while a seat it presses is away, and runs on
+        from there once none is (ours for phones, issue 16: an absent encryptor's clues are
+        never blanked by a timer they could not see). The host's ``pass_encryptor`` remains."""
+        if seat not in self.players or (seat in self.away) == (not present):
+            return False
+        if present:
+            self.away.remove(seat)
+        else:
+            self.away = sorted([*self.away, seat])
+        self._sync_timer(now)
+        return True
+
+    def _sync_timer(self, now: float) -> bool:
+        """Stop the running clue timer while a seat it presses is away (``timer_paused`` keeps
+        the seconds left and whom it waits for; ``deadline`` is None meanwhile), or run it on
+        with those seconds once nobody it presses is away. Returns whether anything changed."""
+        away = [s for s in self.timer_waits_on() if s in self.away]
+        paused = self.timer_paused
+        if paused is None:
+            if self.phase != "encrypt" or self.deadline is None or not away:
+                return False
+            self.timer_paused = {"left": max(0.0, self.deadline - now), "for": away}
+            self.deadline = None
+            return True
+        if away:
+            if away == paused["for"]:
+                return False
+            paused["for"] = away
+            return True
+        self.timer_paused = None
+        if self.phase == "encrypt" and self.timer_waits_on():
+            self.deadline = now + paused["left"]
+        return True
 
     def _host_next(self, action: dict, now: float) -> None:
         """The host (TV) leaves a reveal: as :meth:`_do_next`."""

@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .decrypto import Decrypto
 
 P = "decrypto."
+_THREE_STEPS = {"encrypt2", "intercept"}
+"""Steps whose TV line names the other team: the 3-player game has its own words for them."""
 
 
 def _team(team: str | None) -> dict:
@@ -40,9 +42,12 @@ def strip(g: "Decrypto") -> dict | None:
     else:
         step = "reveal" if g.round == 1 else "reveal2"
         nxt = ("reveal_end1" if g.round == 1 else "reveal_end2") if last else step
-    if g.variant == "three" and step in ("encrypt", "decode", "reveal") and nxt != "reveal_end1":
+    if g.variant == "three":  # one team: never "the other team" (nor its clues, nor its win)
         nxt += "_three"
-    return coach_step(P, step, nxt, **params)
+    shown = step + "_three" if g.variant == "three" and step in _THREE_STEPS else step
+    line = coach_step(P, shown, nxt, **params)
+    line["step"] = step  # the step's name stays the same in both variants
+    return line
 
 
 def tip(g: "Decrypto", seat: str) -> dict | None:

@@ -161,6 +161,8 @@ def _table(g: "Decrypto") -> dict[str, Any]:
         "submitted": {t: g.clues.get(t) is not None for t in g.encrypting},
         "deadline": g.deadline if g.phase in ("encrypt", "keywords", "judge") else None,
         "reveal_deadline": g.reveal_deadline if g.phase == "reveal" else None,
+        "timer_paused": {"left": round(g.timer_paused["left"], 1), "waiting_for": list(g.timer_paused["for"])}
+        if g.timer_paused and g.phase == "encrypt" else None,
         "active": g.active,
         "clues": list(g.clues[g.active]) if clues_public else None,
         "guessing": {k: {"team": v["team"], "locked": v["locked"]} for k, v in g.guesses.items()}

@@ -161,13 +161,13 @@ def read_word(word: str, chosen: str | None) -> tuple[str, kana.Reading]:
             raise RuleError("wb_word_not_kana", **not_kana.params)
         raise RuleError("wb_reading_unknown", word=surface[:20])
     if chosen is None:
-        raise RuleError("wb_reading_needed", word=surface[:20], readings="・".join(candidates))
+        raise RuleError("wb_reading_needed", word=surface[:20], readings=list(candidates))
     try:
         r = kana.reading(chosen)
     except kana.ReadingError as error:
         raise RuleError("wb_" + error.code, **error.params) from None
     if r.kana not in candidates:
-        raise RuleError("wb_reading_mismatch", word=surface[:20], readings="・".join(candidates))
+        raise RuleError("wb_reading_mismatch", word=surface[:20], readings=list(candidates))
     return surface, r
 
 

@@ -15,7 +15,13 @@ const PH = (() => {
 
   function t(key, p) {
     const s = (catalogues[lang] && catalogues[lang][key]) || catalogues.en[key] || key;
-    return s.replace(/\{(\w+)\}/g, (m, k) => (p && k in p ? String(p[k]) : m));
+    return s.replace(/\{(\w+)\}/g, (m, k, at) => (p && k in p ? nested(s, at, String(p[k])) : m));
+  }
+  /* A value set between 「」 has its own 「」 turned to 『』, as Japanese writes a quote inside a
+     quote (「タマの『ねこ』」); the same rule as partyhost/i18n.py's message(). */
+  function nested(template, at, value) {
+    const before = template.slice(0, at);
+    return before.split("「").length > before.split("」").length ? value.replace(/「/g, "『").replace(/」/g, "』") : value;
   }
   function esc(s) {
     return String(s == null ? "" : s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -305,6 +311,20 @@ const PH = (() => {
     const r = view && view.party.roster.find((x) => x.seat === seat);
     if (r) return r.name;
     return (view && view.party.names && view.party.names[seat]) || "?";
+  }
+  /* A list for display, in the page's language: the catalogue's ``list.sep`` (「、」 in Japanese:
+     「ゆうき、けん、あき」), else the browser's list format ("Aki, Ben, and Cy"; ", " where there is
+     no Intl.ListFormat). Every game joins names and words through this, never with a literal ", ". */
+  function list(items) {
+    const xs = (items || []).map((x) => String(x));
+    const sep = t("list.sep");
+    if (sep && sep !== "list.sep") return xs.join(sep);
+    try { return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(xs); } catch (e) { return xs.join(", "); }
+  }
+  /* Seats as people inside a sentence: each name with its honorific (「ゆうきさん、けんさん」),
+     listed as ``list`` does. A label (``{name}: …``, a roster) uses the bare names. */
+  function people(view, seats) {
+    return list((seats || []).map((x) => t("list.person", { name: nameOf(view, x) })));
   }
   /* A seat keeps its colour and its shape for the whole party, whoever leaves. The nine colours
      live in app.css (--seat-1 … --seat-9: distinct under colour-vision deficiencies, checked by
@@ -740,7 +760,7 @@ const PH = (() => {
   }
 
   return {
-    t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, colorOf, markOf, shapeOf, refresh, pausedHtml, wireHost,
+    t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, list, people, colorOf, markOf, shapeOf, refresh, pausedHtml, wireHost,
     lobbyOptions, setOptions, hostAct,
     mount, patch, react, guard, countdown, voteBox,
     langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },

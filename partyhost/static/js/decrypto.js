@@ -10,8 +10,8 @@
   const TEAMS = ["white", "black"];
   const teamName = (team) => t("decrypto.team." + team);
   const name = (s, seat) => PH.nameOf(s, seat);
-  const names = (s, seats) => seats.map((x) => name(s, x)).join(t("decrypto.sep.names"));
-  const list = (items) => items.join(t("decrypto.sep.list"));
+  const names = (s, seats) => PH.list(seats.map((x) => name(s, x)));
+  const list = (items) => PH.list(items);
   const codeText = (code) => (code || []).map((d) => d || "?").join("-");
 
   /* ---------------- lobby: teams, timer, keyword language ---------------- */
@@ -110,7 +110,7 @@
     const teamBox = (team) => {
       const role = g.variant === "three" && !g.encrypting.includes(team) ? t("decrypto.interceptor_side") : "";
       return `<div class="dc-team team-${team} ${g.active === team && (g.phase === "guess" || g.phase === "reveal") ? "up" : ""} ${mine === team ? "mine" : ""}">
-        <span class="tname">${esc(teamName(team))}${role ? ` <small>${esc(role)}</small>` : ""}</span>
+        <span class="tname">${esc(teamName(team))}</span>${role ? `<small class="trole">${esc(role)}</small>` : ""}
         <span class="tmembers">${esc(names(s, g.teams[team]))}</span>
         ${tokensHtml(g, team)}</div>`;
     };
@@ -196,8 +196,8 @@
     const who = seats.map((x) => {
       const r = roster.find((e) => e.seat === x);
       return r && !r.connected ? t("decrypto.offline", { name: name(s, x) }) : name(s, x);
-    }).join(t("decrypto.sep.names"));
-    return t("decrypto.wait.group_who", { what: t("decrypto.wait.group." + kind, { team: teamName(team) }), names: who });
+    });
+    return t("decrypto.wait.group_who", { what: t("decrypto.wait.group." + kind, { team: teamName(team) }), names: PH.list(who) });
   }
 
   /* Whom the table waits for, in words. */
@@ -223,6 +223,10 @@
   }
 
   function timerHtml(g) {
+    /* the clue timer stopped for an away encryptor: whom it waits for, and the seconds it keeps */
+    const p = g.timer_paused;
+    if (p) return `<p class="dc-timer dc-stopped" data-testid="dc-timer-paused" role="status">${esc(t("decrypto.timer_paused",
+      { people: PH.people(PH.last, p.waiting_for), seconds: Math.ceil(p.left) }))}</p>`;
     return PH.countdown(g.deadline, { label: "decrypto.timer_left", cls: "dc-timer", testid: "dc-timer" });
   }
 
@@ -425,7 +429,7 @@
           ${peekBox(g, `<div class="dc-code small" data-testid="my-code">${g.my_code.map((d) => `<span>${d}</span>`).join("")}</div>
           <ol class="dc-clues">${g.my_clues.clues.map((c, i) => `<li><span class="n">${g.my_code[i]}</span><span class="c">${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</span></li>`).join("")}</ol>`)}</div>`;
       } else {
-        body = `<p class="dc-task">${esc(t("decrypto.wait.encrypt_title"))}</p>`;
+        body = `<p class="dc-task">${esc(t(g.encrypting.length === 1 ? "decrypto.wait.encrypt_title_one" : "decrypto.wait.encrypt_title"))}</p>`;
       }
       body += `${timerHtml(g)}<p class="note" data-testid="waiting">${esc(wait)}</p>`;
     } else if (g.phase === "guess") {
@@ -581,7 +585,7 @@
         ? `<p class="dc-away team-${team}">${esc(t("decrypto.encryptor_away", { name: name(s, g.encryptors[team]) }))}${s.host
           ? ` <button class="small" data-tv-pass="${team}" data-testid="pass-encryptor-${team}">${esc(t("decrypto.pass_encryptor", { name: name(s, g.encryptors[team]) }))}</button>` : ""}</p>` : "";
       return `<div class="dc-stage-encrypt">
-        <h2>${esc(t("decrypto.tv.encrypt", { round: g.round }))}</h2>
+        <h2>${esc(t(g.encrypting.length === 1 ? "decrypto.tv.encrypt_one" : "decrypto.tv.encrypt", { round: g.round }))}</h2>
         <ul class="dc-writers">${g.encrypting.map((team) => `<li class="team-${team} ${g.submitted[team] ? "done" : ""}">
           <span class="tname">${esc(teamName(team))}</span><span class="who">${esc(name(s, g.encryptors[team]))}</span>
           <b>${g.submitted[team] ? "✔" : "…"}</b></li>`).join("")}</ul>

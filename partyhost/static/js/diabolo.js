@@ -104,9 +104,9 @@
     }
   }
   function pickedList(g, s, picks) {
-    return Object.entries(picks || {}).map(([seat, p]) =>
+    return PH.list(Object.entries(picks || {}).map(([seat, p]) =>
       p.from === "table" ? t("diabolo.picked", { name: name(s, seat), face: p.face === "?" || p.face === "??" ? "Ψ" : p.face })
-      : p.from === "deck" ? t("diabolo.picked_deck", { name: name(s, seat) }) : t("diabolo.picked_none", { name: name(s, seat) })).join(" · ");
+      : p.from === "deck" ? t("diabolo.picked_deck", { name: name(s, seat) }) : t("diabolo.picked_none", { name: name(s, seat) })));
   }
   /* The table vote on a word the list does not know: the kit's box (ballots and overrule carry
      the vote id that was drawn), the word and its cards as subject. mode: "phone" or "tv". */
@@ -131,16 +131,16 @@
         <th style="color:${PH.colorOf(s, p.seat)}">${PH.markOf(s, p.seat)}${esc(name(s, p.seat))}</th>
         ${rounds.map((r) => `<td class="${r.tiles.includes(p.seat) ? "tile" : ""}">${r.cards[p.seat] != null ? r.cards[p.seat] : "–"}</td>`).join("")}
         <td class="tot" data-testid="total-${esc(p.seat)}">${g.victory_tiles ? "★".repeat(p.tiles) || "0" : p.total}</td></tr>`).join("");
-    return `<table class="dia-scores" data-testid="scores"><thead><tr><th></th>${head}<th>${esc(g.victory_tiles ? "★" : "Σ")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+    return `<table class="dia-scores" data-testid="scores"><thead><tr><th></th>${head}<th>${esc(g.victory_tiles ? "★" : t("diabolo.total_head"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
   function endPanel(g, s) {
     const last = g.results[g.results.length - 1];
-    const tiles = last && last.tiles.length ? `<p class="tilewin">${esc(t("diabolo.tile_won", { names: last.tiles.map((x) => name(s, x)).join(", ") }))}</p>` : "";
+    const tiles = last && last.tiles.length ? `<p class="tilewin">${esc(t("diabolo.tile_won", { names: PH.list(last.tiles.map((x) => name(s, x))) }))}</p>` : "";
     return `<div class="dia-end" data-testid="round-end">
-      ${g.phase === "over" ? `<div class="result won" data-testid="winner">${esc(t("diabolo.winner", { names: g.winners.map((x) => name(s, x)).join(", ") }))}</div>`
+      ${g.phase === "over" ? `<div class="result won" data-testid="winner">${esc(t("diabolo.winner", { names: PH.list(g.winners.map((x) => name(s, x))) }))}</div>`
         : `<h2>${esc(t("diabolo.round_end", { round: g.round }))}</h2>`}
       ${tiles}${scoresTable(g, s)}
-      <div class="possible" data-testid="possible"><span>${esc(t("diabolo.possible"))}:</span>
+      <div class="possible" data-testid="possible"><span>${esc(t("diabolo.possible_label"))}</span>
         ${g.possible.length ? g.possible.map((w) => `<b>${esc(w)}</b>`).join("") : `<i>${esc(t("diabolo.none_possible"))}</i>`}</div>
     </div>`;
   }
@@ -244,7 +244,7 @@
         </div>
         <div class="row tempo">
           <button class="small" data-tempo="${Math.min(20, g.interval + 1)}" data-testid="slower">${esc(t("diabolo.slower"))}</button>
-          <b class="interval" data-testid="interval">${g.interval}s</b>
+          <b class="interval" data-testid="interval">${esc(t("diabolo.interval", { seconds: g.interval }))}</b>
           <button class="small" data-tempo="${Math.max(1, g.interval - 1)}" data-testid="faster">${esc(t("diabolo.faster"))}</button>
         </div></div>` : "";
     sc.draw("dealer", dealerHtml, (el) => {
@@ -425,8 +425,8 @@
   function lobby(root, s) {
     const o = Object.assign({ lang: "de", interval: 4, end_seconds: 20, handicap: [], victory_tiles: false, tile_handicap: 10 }, s.party.options || {});
     if (!s.host) {
-      PH.patch(root, `<p class="small dia-opts-ro">${esc(t("diabolo.opt.lang"))}: ${esc(t("diabolo.opt." + o.lang))} · ${esc(t("diabolo.opt.interval"))}: ${o.interval}
-        ${o.victory_tiles ? " · " + esc(t("diabolo.opt.victory_tiles")) + ` (${o.tile_handicap})` : ""}</p>`);
+      PH.patch(root, `<p class="small dia-opts-ro">${esc(t("list.label", { label: t("diabolo.opt.lang") }))}${esc(t("diabolo.opt." + o.lang))} · ${esc(t("list.label", { label: t("diabolo.opt.interval_label") }))}${esc(t("diabolo.interval", { seconds: o.interval }))}
+        ${o.victory_tiles ? " · " + esc(t("diabolo.opt.victory_tiles")) + esc(t("list.paren", { text: o.tile_handicap })) : ""}</p>`);
       return;
     }
     /* the controls are built once per roster (and language); their values follow the options

@@ -72,7 +72,7 @@
     return `<ul class="roster" data-testid="roster">${s.party.roster.map((r) => `
       <li class="${r.connected ? "" : "away"}">
         ${PH.markOf(s, r.seat)}
-        <span class="who">${esc(r.name)}${s.me && r.seat === s.me.seat ? ` <em>(${esc(t("common.you"))})</em>` : ""}</span>
+        <span class="who">${esc(r.name)}${s.me && r.seat === s.me.seat ? ` <em>${esc(t("list.paren", { text: t("common.you") }))}</em>` : ""}</span>
         ${r.host ? `<span class="tag">${esc(t("roster.host"))}</span>` : ""}
         ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
         ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}
@@ -93,7 +93,7 @@
         <h1 data-testid="welcome">${esc(t("lobby.welcome", { name: s.me.name }))}</h1>
         ${hostTools ? `<p class="tag host">${esc(t("host.you_are_host"))}</p>` : ""}
         ${s.party.ended && s.party.ended.reason !== "finished" ? `<p class="event" data-testid="ended">${esc(t("lobby.ended." + s.party.ended.reason))}</p>` : ""}
-        <p class="game-name">${esc(t("lobby.game"))}: <strong>${esc(t(s.party.game_key + ".name"))}</strong></p>
+        <p class="game-name">${esc(t("list.label", { label: t("lobby.game") }))}<strong>${esc(t(s.party.game_key + ".name"))}</strong></p>
         ${PH.record ? PH.record.phone(s) : ""}
         ${hostTools ? `<div class="pick">${s.party.games.map((x) => `<button class="${x.key === s.party.game_key ? "on" : ""}" data-choose="${esc(x.key)}">${esc(t(x.key + ".name"))}</button>`).join("")}</div>
           <button class="primary big" data-host="start" data-testid="start" ${canStart ? "" : "disabled"}>${esc(t("lobby.start"))}</button>
@@ -103,7 +103,7 @@
         ${hostTools && PH.night ? PH.night.lobbyPhone(s) : ""}
         ${PH.coach ? PH.coach.lobby(s) : ""}
         <div class="game-options-here"></div>
-        <h2>${esc(t("lobby.players"))} (${count})</h2>
+        <h2>${esc(t("list.count", { label: t("lobby.players"), count }))}</h2>
         ${rosterHtml(s, hostTools)}
       </section>`);
     PH.wireHost(app, s);

@@ -38,8 +38,8 @@
     if (r.places && r.places.length === 1 && first.length > 1) return t("record.draw");
     const label = r.detail && r.detail.label;
     if (label && label.key) return t("record.winner", { names: t(label.key, label.params) });
-    const names = first.slice(0, 2).map((seat) => nameIn(entry, seat)).join("・");
-    return t("record.winner", { names: first.length > 2 ? t("record.and_more", { names, count: first.length - 2 }) : names });
+    const names = first.slice(0, 2).map((seat) => nameIn(entry, seat));
+    return t("record.winner", { names: first.length > 2 ? t("record.and_more", { names: PH.list(names), count: first.length - 2 }) : PH.list(names) });
   }
 
   function durationText(sec) {
@@ -61,7 +61,7 @@
     const rows = s.party.scoreboard || [];
     if (!rows.length) return "";
     return `<div class="rec-score" data-testid="scoreboard"><h3>${esc(t("record.scoreboard"))}</h3>
-      <ol class="rec-rows">${rows.map((r) => `<li data-seat="${esc(r.seat)}"><span class="dot" style="background:${PH.colorOf(s, r.seat)}"></span>
+      <ol class="rec-rows">${rows.map((r) => `<li data-seat="${esc(r.seat)}">${PH.markOf(s, r.seat)}
         <span class="who">${esc(r.name)}</span><strong>${esc(t("record.points", { points: r.points }))}</strong></li>`).join("")}</ol>
       <p class="rec-rule">${esc(t("record.scoring"))}</p></div>`;
   }

@@ -27,7 +27,7 @@
     const e = g.last_event;
     if (!e) return "";
     const name = (seat) => PH.nameOf(s, seat);
-    const cards = (list) => (list || []).map((d) => `${d.card}(${name(d.seat)})`).join(", ");
+    const cards = (list) => PH.list((list || []).map((d) => t("the_mind.card_of", { card: d.card, name: name(d.seat) })));
     switch (e.kind) {
       case "start": return t("the_mind.event.start");
       case "mistake":
@@ -38,7 +38,7 @@
       case "shuriken_declined": return t("the_mind.event.shuriken_declined");
       case "shuriken_lapsed": return t("the_mind.event.shuriken_lapsed");
       case "left": return t("the_mind.event.left", { name: name(e.seat) });
-      case "waiting": return t("the_mind.event.waiting", { names: (e.seats || []).map(name).join("、") });
+      case "waiting": return t("the_mind.event.waiting", { people: PH.people(s, e.seats) });
       case "back": return t("the_mind.event.back", { name: name(e.seat) });
       case "continued_without": return t("the_mind.event.continued_without", { name: name(e.seat) });
       case "level_complete": {
@@ -57,7 +57,7 @@
   function proposalBox(g, s, phone) {
     const p = g.proposal;
     if (!p) return "";
-    const agreed = p.agreed.map((x) => PH.nameOf(s, x)).join(", ");
+    const agreed = PH.list(p.agreed.map((x) => PH.nameOf(s, x)));
     const mine = phone && s.me && s.me.playing;
     const done = mine && p.agreed.includes(s.me.seat);
     return `<div class="proposal" data-testid="proposal">
@@ -131,9 +131,8 @@
   function awayBox(g, s) {
     const waiting = g.waiting || [];
     if (!waiting.length || g.phase === "won" || g.phase === "lost") return "";
-    const names = waiting.map((x) => PH.nameOf(s, x)).join("、");
     return `<div class="away-wait" data-testid="away-wait" role="status">
-      <p>${esc(t("the_mind.waiting_tv", { names }))}</p><p class="small">${esc(t("the_mind.waiting_hint"))}</p>
+      <p>${esc(t("the_mind.waiting_tv", { people: PH.people(s, waiting) }))}</p><p class="small">${esc(t("the_mind.waiting_hint"))}</p>
       ${s.host ? `<div class="row">${waiting.map((x) => `<button data-without="${esc(x)}" data-testid="continue-without">${esc(t("the_mind.continue_without", { name: PH.nameOf(s, x) }))}</button>`).join("")}</div>` : ""}
     </div>`;
   }
@@ -144,7 +143,7 @@
 
   function waitingFor(g, s) {
     const names = g.players.filter((p) => !p.ready).map((p) => PH.nameOf(s, p.seat));
-    return names.length ? t("the_mind.waiting_for", { names: names.join(", ") }) : "";
+    return names.length ? t("the_mind.waiting_for", { names: PH.list(names) }) : "";
   }
 
   /* Vibrate when something happens to this phone's holder. */
@@ -263,7 +262,7 @@
       : g.proposal ? proposalBox(g, s, false)
       : ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : "<div></div>";
     const footer = `${g.phase === "ready" ? `<p class="note">${esc(t("the_mind.ready_hint"))} <b class="tv-silence" data-testid="tv-no-talking">${esc(t("the_mind.rule.silence"))}</b></p>` : ""}
-      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("the_mind.discards"))}:</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}; --mc:${PH.colorOf(s, d.seat)}" data-mark="${PH.shapeOf(d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
+      ${g.discards.length ? `<div class="discards" data-testid="discards"><span>${esc(t("list.label", { label: t("the_mind.discards") }))}</span>${g.discards.map((d) => `<span class="chip x" style="border-color:${PH.colorOf(s, d.seat)}; --mc:${PH.colorOf(s, d.seat)}" data-mark="${PH.shapeOf(d.seat)}" title="${esc(PH.nameOf(s, d.seat))}">${d.card}</span>`).join("")}</div>` : ""}`;
     /* exactly five rows: status, banner, centre (pile or chart), players, footer */
     PH.patch(root, `<div class="mind tv phase-${g.phase}">
       ${status(g)}

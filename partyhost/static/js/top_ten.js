@@ -40,8 +40,8 @@
     const u = Array.from({ length: unicorns }, () => UNICORN).join("");
     const p = Array.from({ length: poops }, (_, i) => (i === flipIndex ? POOP.replace('class="tok poo"', 'class="tok poo flip"') : POOP)).join("");
     return `<div class="tt-tokens" data-testid="tokens" role="img" data-unicorns="${unicorns}" data-poops="${poops}"
-      aria-label="${esc(t("top_ten.unicorns"))} ${unicorns}, ${esc(t("top_ten.poops"))} ${poops}">
-      <span class="zone uni ${u ? "" : "empty"}" title="${esc(t("top_ten.unicorns"))}">${u || "<i></i>"}</span><span class="zone poo ${p ? "" : "empty"}" title="${esc(t("top_ten.poops"))}">${p || "<i></i>"}</span></div>`;
+      aria-label="${esc(t("top_ten.tally", { unicorns, poops }))}">
+      <span class="zone uni ${u ? "" : "empty"}" title="${esc(t("top_ten.unicorns_title"))}">${u || "<i></i>"}</span><span class="zone poo ${p ? "" : "empty"}" title="${esc(t("top_ten.poops_title"))}">${p || "<i></i>"}</span></div>`;
   }
 
   // --- the reveal's moment of suspense ---------------------------------------------------------
@@ -259,7 +259,7 @@
   function answerForm(slot, s, g, me, mode) {
     const gesture = g.theme && g.theme.mode === "gesture";
     const form = PH.mount(slot, `top_ten-answer:${s.party.serial}:${g.round}:${mode}`, `<div class="tt-form">
-      ${mode === "write" ? `<p class="tt-mine small">${esc(t("top_ten.you_answered"))}: ${esc(t(gesture ? "top_ten.said_gesture" : "top_ten.said_out_loud"))}</p>` : ""}
+      ${mode === "write" ? `<p class="tt-mine small">${esc(t("list.label", { label: t("top_ten.you_answered") }))}${esc(t(gesture ? "top_ten.said_gesture" : "top_ten.said_out_loud"))}</p>` : ""}
       <form class="tt-answer" data-testid="answer-form" autocomplete="off">
         <p class="small tt-form-note"></p>
         <input data-testid="answer-input" maxlength="60" enterkeyhint="send" autocomplete="off"
@@ -330,7 +330,7 @@
           : `<p class="small">${esc(t("top_ten.pick_hint"))}</p>`}
         <ul class="tt-pickers">${left.map((p) => `<li><button type="button" class="tt-pick ${pending === p.seat ? "on" : ""}" data-pick="${esc(p.seat)}"
             data-testid="pick-${esc(p.seat)}" style="--c:${colour(s, p.seat)}" ${pending ? "disabled" : ""}>
-            <b>${esc(nameOf(s, p.seat))}${p.seat === me ? ` <small>(${esc(t("common.you"))})</small>` : ""}</b><span>${answerText(p, g)}</span></button></li>`).join("")}</ul>`;
+            <b>${esc(nameOf(s, p.seat))}${p.seat === me ? ` <small>${esc(t("list.paren", { text: t("common.you") }))}</small>` : ""}</b><span>${answerText(p, g)}</span></button></li>`).join("")}</ul>`;
     }
     /* round over */
     const next = g.next_captain === me
@@ -377,7 +377,7 @@
     if (mode) answerForm(sc.part("form"), s, g, me, mode);
     else {
       sc.draw("form", mine && mine.answered && mine.answer && d.phase !== "over"
-        ? `<p class="tt-mine" data-testid="my-answer">${esc(t("top_ten.you_answered"))}: <q>${esc(mine.answer)}</q></p>` : "");
+        ? `<p class="tt-mine" data-testid="my-answer">${esc(t("list.label", { label: t("top_ten.you_answered") }))}<q>${esc(mine.answer)}</q></p>` : "");
     }
 
     /* a host phone (the host may play across the room from the TV) has the TV's moves for a
@@ -422,8 +422,8 @@
     const roster = s.party.roster;
     const capName = o.first_captain === "random" ? t("top_ten.opt.random") : PH.nameOf(s, o.first_captain);
     if (!s.host) {
-      PH.patch(root, `<p class="tt-opts-line small" data-testid="tt-options">${esc(t("top_ten.opt.first_captain"))}: ${esc(capName)} ·
-        ${esc(t("top_ten.opt.rounds." + o.rounds))} · ${esc(t("top_ten.opt.themes"))}: ${esc(t("top_ten.opt.lang." + o.themes))}</p>`);
+      PH.patch(root, `<p class="tt-opts-line small" data-testid="tt-options">${esc(t("list.label", { label: t("top_ten.opt.first_captain") }))}${esc(capName)} ·
+        ${esc(t("top_ten.opt.rounds." + o.rounds))} · ${esc(t("list.label", { label: t("top_ten.opt.themes") }))}${esc(t("top_ten.opt.lang." + o.themes))}</p>`);
       return;
     }
     /* the controls are built once (again when the page's language changes); their values follow

@@ -110,7 +110,7 @@
        English, many seats) the list steps down to the next denser layout. */
     const layouts = ["", "two-col", "two-col tight"];
     for (let i = many ? 1 : 0; i < layouts.length; i++) {
-      players.innerHTML = `<h2>${esc(t("lobby.players"))} (${s.party.roster.length})</h2>
+      players.innerHTML = `<h2>${esc(t("list.count", { label: t("lobby.players"), count: s.party.roster.length }))}</h2>
         <div class="${layouts[i]}">${rosterHtml(s)}</div>`;
       if (side.scrollHeight <= side.clientHeight + 1) break;
     }

@@ -619,7 +619,7 @@
     if (!s.host) {
       const special = s.party.roster.filter((r) => hc[r.seat] && hc[r.seat] !== "normal");
       PH.patch(root, `<div class="wb-lobby"><p><span class="small">${esc(t("word_basket.ui.opt_mode"))}</span> <b data-testid="opt-mode">${esc(t("word_basket.ui.mode_" + mode))}</b></p>
-        ${special.length ? `<p class="small">${special.map((r) => esc(r.name) + ": " + esc(t("word_basket.ui.handicap_" + hc[r.seat]))).join(" · ")}</p>` : ""}</div>`);
+        ${special.length ? `<p class="small">${esc(PH.list(special.map((r) => t("word_basket.ui.hc_of", { name: r.name, level: t("word_basket.ui.handicap_" + hc[r.seat]) }))))}</p>` : ""}</div>`);
       return;
     }
     const wasOpen = !!root.querySelector("details[open]");
