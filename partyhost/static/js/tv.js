@@ -222,9 +222,9 @@
             <button type="button" data-kick-no data-focus="kick-no:${esc(r.seat)}" data-testid="kick-no">${esc(t("menu.kick_no"))}</button></span>`
           : `<span class="tools">
             <button type="button" data-promote="${esc(r.seat)}" data-focus="promote:${esc(r.seat)}"
-              aria-label="${esc(t(r.host ? "roster.demote" : "roster.promote"))}: ${name}">${esc(t(r.host ? "roster.demote" : "roster.promote"))}</button>
+              aria-label="${esc(t("list.label", { label: t(r.host ? "roster.demote" : "roster.promote") }))}${name}">${esc(t(r.host ? "roster.demote" : "roster.promote"))}</button>
             <button type="button" class="danger" data-kick-ask="${esc(r.seat)}" data-focus="kick:${esc(r.seat)}"
-              aria-label="${esc(t("roster.kick"))}: ${name}">${esc(t("roster.kick"))}</button></span>`}
+              aria-label="${esc(t("list.label", { label: t("roster.kick") }))}${name}">${esc(t("roster.kick"))}</button></span>`}
       </li>`;
     }).join("")}</ul>`;
   }
