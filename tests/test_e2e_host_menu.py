@@ -64,7 +64,7 @@ def test_host_menu_holds_the_host_tools_and_works_from_the_keyboard(server, brow
         tv.keyboard.press("Tab")
         assert tv.evaluate("() => document.activeElement.closest('#host-menu') !== null && document.activeElement.tagName") == "BUTTON"
         # each seat's tools say whom they are for
-        expect(panel.locator("[data-promote=s2]")).to_have_accessible_name("ホストにする: Ben")
+        expect(panel.locator("[data-promote=s2]")).to_have_accessible_name("ホストにする：Ben")
         expect(panel.locator("[data-kick-ask=s3]")).to_have_accessible_name("退出させる：Chloé")
         expect(panel.get_by_test_id("menu-join-url")).to_have_text(tv.get_by_test_id("join-url").inner_text())
         tv.keyboard.press("Escape")
