@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .test_e2e_mind import close_all, open_tv, shot, shots_dir, watch
+from .test_e2e_mind import close_all, menu_click, open_tv, shot, shots_dir, watch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -130,7 +130,7 @@ def test_three_player_decrypto_on_a_small_phone(server, browser, sio_peer):
             assert box["x"] >= 0 and box["x"] + box["width"] <= 360, (lang, box)
             assert lone.evaluate("() => document.documentElement.scrollWidth") <= 360
             shot(lone, f"copy-decrypto-lone-badge-{lang}.png")
-        tv.get_by_test_id("lang").click()
+        menu_click(tv, "[data-testid=lang]")
         expect(tv.locator(".dc-stage-encrypt h2")).to_have_text("Round 1: the encryptor is thinking")
         assert not problems, problems
     finally:
