@@ -366,8 +366,37 @@
       else if (e.kind === "claim_taken") { PH.beep(523, 100); setTimeout(() => PH.beep(784, 160), 100); }
       else if (e.kind === "claim_vote") PH.beep(440, 200, "triangle");
       else if (e.kind === "claim_rejected") PH.beep(150, 400, "sawtooth");
-      else if (e.kind === "round_end" || e.kind === "over") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+      else if (e.kind === "round_end") PH.sound.cue("level");
+      else if (e.kind === "over") PH.sound.cue("win");
     });
+  }
+
+  /* The round's claim log beside the row: who took which word and how many cards (newest first),
+     rejected words struck through, the round's best claim (the most cards; the first of equals)
+     starred. It stays up through the round's scores. */
+  function logHtml(g, s) {
+    const log = g.log || [];
+    let best = -1;
+    log.forEach((c, i) => { if (c.status === "taken" && (best < 0 || c.count > log[best].count)) best = i; });
+    const items = log.map((c, i) => `<li class="${esc(c.status)}${i === best ? " best" : ""}" data-testid="log-claim" data-seat="${esc(c.seat)}">
+        ${PH.markOf(s, c.seat)}<span class="who" style="color:${PH.colorOf(s, c.seat)}">${esc(name(s, c.seat))}</span>
+        <span class="w">${esc(c.word)}</span><b>${c.status === "taken" ? "+" + c.count : esc(t("diabolo_reveal.rejected"))}</b></li>`).reverse();
+    const shown = items.slice(0, 9);
+    return `<aside class="dia-log" data-testid="claim-log"><h3>${esc(t("diabolo_reveal.log_title", { round: g.round }))}</h3>
+      ${shown.length ? `<ol>${shown.join("")}</ol>${items.length > shown.length ? `<p class="more">+${items.length - shown.length}</p>` : ""}`
+        : `<p class="small">${esc(t("diabolo_reveal.log_empty"))}</p>`}
+      ${best >= 0 ? `<p class="best-note">★ ${esc(t("diabolo_reveal.log_best"))}</p>` : ""}</aside>`;
+  }
+
+  /* The game's end on the TV: the winners, then the ranking by total cards (or tiles). */
+  function overHtml(g, s) {
+    const key = (p) => (g.victory_tiles ? p.tiles : p.total);
+    const rows = g.players.slice().sort((a, b) => key(b) - key(a)).map((p) => ({ seat: p.seat, value: key(p),
+      note: g.victory_tiles ? t("diabolo.total", { total: p.total }) : "" }));
+    return `<div class="dia-end dia-over" data-testid="round-end">
+      <div class="result won" data-testid="winner">${esc(t("diabolo.winner", { names: g.winners.map((x) => name(s, x)).join(", ") }))}</div>
+      ${PH.reveal.ranking(s, rows, t(g.victory_tiles ? "diabolo_reveal.tiles" : "diabolo_reveal.total"))}
+      ${scoresTable(g, s)}</div>`;
   }
 
   function tv(root, s) {
@@ -383,7 +412,7 @@
             : e.kind === "picked" ? `<p class="small">${esc(pickedList(g, s, e.picks))}</p>` : ""}</div>`
       : g.phase === "turning" && !g.table.length && !g.auto ? `<p class="event big">${esc(t("diabolo.waiting_dealer"))}</p>`
       : "";
-    const center = g.phase === "scored" || g.phase === "over" ? endPanel(g, s)
+    const center = g.phase === "over" ? overHtml(g, s) : g.phase === "scored" ? endPanel(g, s)
       : `<div class="dia-row tv n${Math.min(g.table.length, 40) > 24 ? "-many" : g.table.length > 14 ? "-more" : ""}" data-testid="tv-row">${g.table.map((c, i) => cardHtml(c, (held.has(c.id) ? "lifted" : "") + (i === g.table.length - 1 && e && e.kind === "turn" ? " new" : ""), `data-card="${c.id}"`)).join("")}</div>${jokerNote(g)}`;
     const players = g.players.map((p) => `<li class="${g.dealer === p.seat ? "dealer" : ""} ${away.has(p.seat) ? "away" : ""} ${p.passed ? "passed" : ""}" data-testid="player-${esc(p.seat)}">
         ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${g.dealer === p.seat ? "🂠 " : ""}${esc(name(s, p.seat))}</span>
@@ -405,7 +434,7 @@
         ${s.host && g.phase === "scored" ? `<span class="hostturn"><button class="small" data-host-deal="1" data-testid="tv-deal">${esc(t("diabolo.host_deal"))}</button></span>` : ""}
       </div>
       <div class="dia-banner">${banner}</div>
-      <div class="dia-center">${center}</div>
+      <div class="dia-mid ${g.phase === "over" ? "" : "with-log"}"><div class="dia-center">${center}</div>${g.phase === "over" ? "" : logHtml(g, s)}</div>
       ${g.phase === "scored" || g.phase === "over" ? "" : `<ul class="players dia-players-tv">${players}</ul>`}
     </div>`, (el) => {
       /* the host stands in for a dealer whose phone is gone (the vote box wires itself) */
