@@ -383,7 +383,7 @@
         <span class="w">${esc(c.word)}</span><b>${c.status === "taken" ? "+" + c.count : esc(t("diabolo_reveal.rejected"))}</b></li>`).reverse();
     const shown = items.slice(0, 9);
     return `<aside class="dia-log" data-testid="claim-log"><h3>${esc(t("diabolo_reveal.log_title", { round: g.round }))}</h3>
-      ${shown.length ? `<ol>${shown.join("")}</ol>${items.length > shown.length ? `<p class="more">+${items.length - shown.length}</p>` : ""}`
+      ${shown.length ? `<ol>${shown.join("")}</ol>${items.length > shown.length ? `<p class="more" data-extra="${items.length - shown.length}">${esc(t("diabolo_reveal.more", { count: items.length - shown.length }))}</p>` : ""}`
         : `<p class="small">${esc(t("diabolo_reveal.log_empty"))}</p>`}
       ${best >= 0 ? `<p class="best-note">★ ${esc(t("diabolo_reveal.log_best"))}</p>` : ""}</aside>`;
   }
@@ -419,7 +419,7 @@
         <b class="n" data-testid="count-${esc(p.seat)}">${p.cards}</b>
         <span class="small">${esc(g.victory_tiles ? t("diabolo.tiles", { count: p.tiles }) : t("diabolo.total", { total: p.total }))}</span>
         ${p.min > 3 ? `<i class="tag">${esc(t("diabolo.handicap_tag"))}</i>` : ""}${p.passed && g.phase === "turning" ? `<i class="tag">${esc(t("diabolo.passed"))}</i>` : ""}</li>`).join("");
-    PH.patch(root, `<div class="dia tv phase-${g.phase}">
+    PH.patch(root, `<div class="dia tv phase-${g.phase}${g.phase === "over" ? "" : " with-log"}">
       <div class="dia-status tv">
         <span class="rnd" data-testid="tv-round">${esc(roundText(g))}</span>
         <span class="lang" data-testid="tv-lang">${esc(t("diabolo.tv_lang", { lang: langName(g) }))}</span>
@@ -434,7 +434,7 @@
         ${s.host && g.phase === "scored" ? `<span class="hostturn"><button class="small" data-host-deal="1" data-testid="tv-deal">${esc(t("diabolo.host_deal"))}</button></span>` : ""}
       </div>
       <div class="dia-banner">${banner}</div>
-      <div class="dia-mid ${g.phase === "over" ? "" : "with-log"}"><div class="dia-center">${center}</div>${g.phase === "over" ? "" : logHtml(g, s)}</div>
+      <div class="dia-center">${center}</div>${g.phase === "over" ? "" : logHtml(g, s)}
       ${g.phase === "scored" || g.phase === "over" ? "" : `<ul class="players dia-players-tv">${players}</ul>`}
     </div>`, (el) => {
       /* the host stands in for a dealer whose phone is gone (the vote box wires itself) */
@@ -443,6 +443,17 @@
       /* … and deals the next round when that dealer's phone is gone (else the table is stuck) */
       PH.guard(el.querySelector("[data-host-deal]"), () => PH.hostAct("deal", { round: PH.last.game.round + 1 }), { key: "dia-host-deal" });
       PH.guard(el.querySelector("[data-host-turn]"), () => PH.hostAct("turn", { turned: PH.last.game.turned }), { key: "dia-host-turn" });
+      /* the log keeps the newest claims that fit its room; the older ones are counted */
+      const log = el.querySelector(".dia-log ol");
+      if (log) {
+        const items = [...log.children];
+        let hidden = 0;
+        const box = el.querySelector(".dia-log");
+        for (let i = items.length - 1; i > 0 && box.scrollHeight > box.clientHeight + 1; i--) { items[i].hidden = true; hidden += 1; }
+        const more = box.querySelector(".more") || box.appendChild(Object.assign(document.createElement("p"), { className: "more" }));
+        more.hidden = !hidden && !box.dataset.more;
+        if (hidden) more.textContent = t("diabolo_reveal.more", { count: hidden + Number(more.dataset.extra || 0) });
+      }
     });
   }
 

@@ -9,8 +9,8 @@
  * the browser has none: iOS Safari has no navigator.vibrate).
  *
  * A TV whose audio is locked by the browser's autoplay rule (its AudioContext stays
- * "suspended" until someone touches the page) shows a notice, 「音を出すにはタップ」; one tap on it
- * (or anywhere) resumes the context and the notice goes.
+ * "suspended" until someone touches the page) shows a notice in its top bar, 「音を出すにはタップ」;
+ * one tap on it (or anywhere) resumes the context and the notice goes.
  *
  * Sounds never carry meaning alone: every cue has its words or picture on screen.
  */
@@ -105,9 +105,14 @@ PH.sound = (() => {
     if (c && c.state !== "running") c.resume().catch(() => {}).then(notice);
   }
 
+  /* a speaker drawn in SVG (no emoji font needed): with sound waves when on, crossed when off */
+  const SPEAKER = `<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>`;
+  const ICON_ON = `<svg viewBox="0 0 24 24" class="spk" aria-hidden="true">${SPEAKER}<path d="M15 9.5q2 2.5 0 5M17.5 7q4 5 0 10" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
+  const ICON_OFF = `<svg viewBox="0 0 24 24" class="spk" aria-hidden="true">${SPEAKER}<path d="M15.5 9.5l5 5M20.5 9.5l-5 5" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
+
   function draw() {
     document.querySelectorAll(".sound-switch").forEach((b) => {
-      b.textContent = on ? "🔊" : "🔈";
+      b.innerHTML = on ? ICON_ON : ICON_OFF;
       b.setAttribute("aria-pressed", String(on));
       const label = t(on ? "sound.on" : "sound.off");
       b.title = label;
@@ -122,16 +127,18 @@ PH.sound = (() => {
     if (!tv) return;
     const locked = on && ctx && ctx.state !== "running" && ctx.state !== "closed";
     if (locked && !box) {
+      /* in the top bar, beside the switch: it never covers the game or a button */
       box = document.createElement("button");
       box.type = "button";
       box.className = "sound-unlock";
       box.dataset.testid = "sound-unlock";
       box.onclick = unlock;
-      document.body.appendChild(box);
+      const sw = document.querySelector(".tvbar .sound-switch");
+      if (sw) sw.before(box); else document.body.appendChild(box);
     }
     if (box) {
       box.hidden = !locked;
-      box.textContent = "🔊 " + t("sound.unlock");
+      box.innerHTML = `${ICON_ON}<span>${PH.esc(t("sound.unlock"))}</span>`;
     }
   }
 
