@@ -167,11 +167,12 @@ def test_diabolo_win_ranks_the_totals_and_the_winners_phone_says_you_win(server,
             watch(phone, f"phone {i}", problems)
             phone.goto(srv.lan_url + "/")
             expect(phone.get_by_test_id("you-result")).to_have_text(want)
-        expect(phones[0].get_by_test_id("you-result")).to_have_attribute("data-result", "other")
-        expect(phones[1].get_by_test_id("you-result")).to_have_attribute("data-result", "win")
-        shot(phones[1], "reveal-phone-you-win.png")
-        phones[1].get_by_test_id("lang").click()
-        expect(phones[1].get_by_test_id("you-result")).to_have_text("You win!")
+        winner, other = phones  # s2's phone, then s1's
+        expect(winner.get_by_test_id("you-result")).to_have_attribute("data-result", "win")
+        expect(other.get_by_test_id("you-result")).to_have_attribute("data-result", "other")
+        shot(winner, "reveal-phone-you-win.png")
+        winner.get_by_test_id("lang").click()
+        expect(winner.get_by_test_id("you-result")).to_have_text("You win!")
         assert not problems, problems
     finally:
         close_all(tv, *phones)
