@@ -154,11 +154,15 @@ def test_diabolo_win_ranks_the_totals_and_the_winners_phone_says_you_win(server,
     tv = open_tv_at(browser, srv, problems, 1280, 720)
     phones = []
     try:
-        ranking = tv.get_by_test_id("ranking")
-        expect(ranking.locator("li")).to_have_count(3)
-        expect(ranking.locator("li").first).to_contain_text("あかり")  # s2 took 9 cards
-        expect(ranking.locator("li").first.locator(".val")).to_have_text("9")
-        expect(ranking.locator("li").nth(1).locator(".val")).to_have_text("4")
+        # the scores are the ranking: s2 (9 cards), s1 (4), s3 (0), each with its place
+        rows = tv.get_by_test_id("scores").locator("tbody tr")
+        expect(rows).to_have_count(3)
+        assert [rows.nth(i).get_attribute("data-seat") for i in range(3)] == ["s2", "s1", "s3"]
+        expect(tv.get_by_test_id("place-s2")).to_have_text("1")
+        expect(tv.get_by_test_id("place-s3")).to_have_text("3")
+        expect(tv.get_by_test_id("total-s2")).to_have_text("9")
+        expect(rows.first).to_contain_text("あかり")
+        shot(tv, "reveal-diabolo-tv-over.png")
         for i, want in ((1, "あなたの勝ち!"), (0, "あかりの勝ち")):
             ctx = browser.new_context(**pw.devices[PHONE_DEVICE])
             ctx.add_init_script(f"localStorage.setItem('ph.token', {tokens[i]!r})")

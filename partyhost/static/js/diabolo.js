@@ -124,14 +124,21 @@
       subject: `<p class="ask">${esc(t("diabolo.claim_vote", { name: name(s, g.claim.seat), word: g.claim.word }))}</p>
         <p class="ask vote-lang" data-testid="vote-lang">${esc(t("diabolo.vote_lang", { word: g.claim.word, lang: langName(g) }))}</p>${claimCards(g.claim)}` });
   }
+  /* The scores by round; at the game's end it is the ranking: best total (or most tiles) first,
+     each row with its place (equal standing shares one). */
   function scoresTable(g, s) {
     const rounds = g.results;
+    const ranked = g.phase === "over";
+    const key = (p) => (g.victory_tiles ? p.tiles : p.total); /* as the record ranks them (outcome) */
+    const players = ranked ? g.players.slice().sort((a, b) => key(b) - key(a)) : g.players;
+    const place = (p) => 1 + players.filter((q) => key(q) > key(p)).length;
     const head = rounds.map((r) => `<th title="${esc(name(s, r.dealer))}">${r.round}</th>`).join("");
-    const rows = g.players.map((p) => `<tr class="${g.winners.includes(p.seat) ? "win" : ""}">
+    const rows = players.map((p) => `<tr class="${g.winners.includes(p.seat) ? "win" : ""}" data-seat="${esc(p.seat)}">
+        ${ranked ? `<td class="pl" data-testid="place-${esc(p.seat)}">${place(p)}</td>` : ""}
         <th style="color:${PH.colorOf(s, p.seat)}">${PH.markOf(s, p.seat)}${esc(name(s, p.seat))}</th>
         ${rounds.map((r) => `<td class="${r.tiles.includes(p.seat) ? "tile" : ""}">${r.cards[p.seat] != null ? r.cards[p.seat] : "–"}</td>`).join("")}
         <td class="tot" data-testid="total-${esc(p.seat)}">${g.victory_tiles ? "★".repeat(p.tiles) || "0" : p.total}</td></tr>`).join("");
-    return `<table class="dia-scores" data-testid="scores"><thead><tr><th></th>${head}<th>${esc(g.victory_tiles ? "★" : "Σ")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+    return `<table class="dia-scores ${ranked ? "ranked" : ""}" data-testid="scores"><thead><tr>${ranked ? `<th>${esc(t("reveal.ranking"))}</th>` : ""}<th></th>${head}<th>${esc(g.victory_tiles ? "★" : "Σ")}</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
   function endPanel(g, s) {
     const last = g.results[g.results.length - 1];
@@ -388,17 +395,6 @@
       ${best >= 0 ? `<p class="best-note">★ ${esc(t("diabolo_reveal.log_best"))}</p>` : ""}</aside>`;
   }
 
-  /* The game's end on the TV: the winners, then the ranking by total cards (or tiles). */
-  function overHtml(g, s) {
-    const key = (p) => (g.victory_tiles ? p.tiles : p.total);
-    const rows = g.players.slice().sort((a, b) => key(b) - key(a)).map((p) => ({ seat: p.seat, value: key(p),
-      note: g.victory_tiles ? t("diabolo.total", { total: p.total }) : "" }));
-    return `<div class="dia-end dia-over" data-testid="round-end">
-      <div class="result won" data-testid="winner">${esc(t("diabolo.winner", { names: g.winners.map((x) => name(s, x)).join(", ") }))}</div>
-      ${PH.reveal.ranking(s, rows, t(g.victory_tiles ? "diabolo_reveal.tiles" : "diabolo_reveal.total"))}
-      ${scoresTable(g, s)}</div>`;
-  }
-
   function tv(root, s) {
     const g = s.game;
     sound(g, s);
@@ -412,7 +408,7 @@
             : e.kind === "picked" ? `<p class="small">${esc(pickedList(g, s, e.picks))}</p>` : ""}</div>`
       : g.phase === "turning" && !g.table.length && !g.auto ? `<p class="event big">${esc(t("diabolo.waiting_dealer"))}</p>`
       : "";
-    const center = g.phase === "over" ? overHtml(g, s) : g.phase === "scored" ? endPanel(g, s)
+    const center = g.phase === "scored" || g.phase === "over" ? endPanel(g, s)
       : `<div class="dia-row tv n${Math.min(g.table.length, 40) > 24 ? "-many" : g.table.length > 14 ? "-more" : ""}" data-testid="tv-row">${g.table.map((c, i) => cardHtml(c, (held.has(c.id) ? "lifted" : "") + (i === g.table.length - 1 && e && e.kind === "turn" ? " new" : ""), `data-card="${c.id}"`)).join("")}</div>${jokerNote(g)}`;
     const players = g.players.map((p) => `<li class="${g.dealer === p.seat ? "dealer" : ""} ${away.has(p.seat) ? "away" : ""} ${p.passed ? "passed" : ""}" data-testid="player-${esc(p.seat)}">
         ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${g.dealer === p.seat ? "🂠 " : ""}${esc(name(s, p.seat))}</span>

@@ -112,7 +112,7 @@ PH.sound = (() => {
 
   function draw() {
     document.querySelectorAll(".sound-switch").forEach((b) => {
-      b.innerHTML = on ? ICON_ON : ICON_OFF;
+      b.innerHTML = (on ? ICON_ON : ICON_OFF) + (tv ? "" : `<span>${PH.esc(t(on ? "sound.phone_on" : "sound.phone_off"))}</span>`);
       b.setAttribute("aria-pressed", String(on));
       const label = t(on ? "sound.on" : "sound.off");
       b.title = label;
@@ -142,16 +142,24 @@ PH.sound = (() => {
     }
   }
 
+  /* The TV's switch sits in its top bar; a phone's (whose top bar is full) in a row under the
+     page, with its words. */
   function mount() {
-    const bar = document.querySelector(".tvbar, header.bar");
-    if (!bar || bar.querySelector(".sound-switch")) return;
+    if (document.querySelector(".sound-switch")) return;
     const b = document.createElement("button");
     b.type = "button";
     b.className = "sound-switch";
     b.dataset.testid = "sound-switch";
     b.onclick = () => set(!on);
-    const lang = bar.querySelector(".lang-switch");
-    bar.insertBefore(b, lang);
+    const bar = document.querySelector(".tvbar");
+    if (tv && bar) bar.insertBefore(b, bar.querySelector(".lang-switch"));
+    else {
+      const row = document.createElement("div");
+      row.className = "sound-row";
+      row.appendChild(b);
+      const app = document.getElementById("app");
+      if (app) app.after(row); else document.body.appendChild(row);
+    }
     draw();
   }
 
