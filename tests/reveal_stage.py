@@ -68,16 +68,11 @@ def top_ten_miss():
     return g
 
 
-def the_mind_level_clear():
-    """Two players have just cleared level 1 of a two-level game (the second level makes the win)."""
+def the_mind_two_levels():
+    """Two players at level 1 of a game of two levels: s1 holds 10, s2 holds 20."""
     g = TheMind()
     g.setup(["s1", "s2"], {}, random.Random(1), 0.0)
     g.hands = {"s1": [10], "s2": [20]}
-    for s in ("s1", "s2"):
-        g.apply(s, {"type": "ready", "level": 1, "ready": True}, 1.0)
-    g.apply("s1", {"type": "play", "level": 1, "card": 10}, 5.0)
-    g.apply("s2", {"type": "play", "level": 1, "card": 20}, 6.0)
-    assert g.phase == "ready" and g.level == 2
     g.levels = 2
     return g
 

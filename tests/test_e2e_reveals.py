@@ -89,20 +89,25 @@ def test_top_ten_revealed_number_is_the_largest_text_and_a_miss_says_so(server, 
 
 
 def test_the_mind_win_is_staged_apart_from_a_level_clear(server, browser, sio_peer, tmp_path):
-    srv, _, peers = scene(server, sio_peer, tmp_path, stage.the_mind_level_clear)
+    srv, _, peers = scene(server, sio_peer, tmp_path, stage.the_mind_two_levels)
     problems: list[str] = []
     tv = open_tv_at(browser, srv, problems, 1280, 720)
+
+    def play_level(level):
+        for p in peers:
+            p.wait_state(lambda s: s["game"]["level"] == level and not s["game"]["waiting"], "everyone back")
+            assert p.act(type="ready", level=level, ready=True)["ok"]
+        hands = {p: p.wait_state(lambda s: s["game"]["phase"] == "playing", "playing")["game"]["hand"] for p in peers}
+        for card, p in sorted((c, p) for p, h in hands.items() for c in h):
+            assert p.act(type="play", level=level, card=card)["ok"]
+
     try:
+        play_level(1)
         clear = tv.get_by_test_id("tv-level-clear")
         expect(clear).to_contain_text("レベル1クリア")
         expect(tv.locator(".stage-win")).to_have_count(0)
-        # the table plays level 2 out: the game is won
-        for p in peers:
-            assert p.act(type="ready", level=2, ready=True)["ok"]
-        hands = {p: p.wait_state(lambda s: s["game"]["phase"] == "playing", "playing")["game"]["hand"] for p in peers}
-        cards = sorted((c, p) for p, h in hands.items() for c in h)
-        for card, p in cards:
-            assert p.act(type="play", level=2, card=card)["ok"]
+        shot(tv, "reveal-the_mind-tv-level.png")
+        play_level(2)  # the last level: the game is won
         win = tv.locator(".result.won.stage-win")
         expect(win).to_be_visible()
         expect(tv.get_by_test_id("tv-win")).to_have_text("全レベル突破! みんなの勝ち!")
