@@ -535,7 +535,7 @@
   }
 
   /* The game's end on the TV: the ranking by cards left (the winner emptied their hand first;
-     then fewer is better), in the chain's place. */
+     then fewer is better), above the chain (its newest words, as many as still fit). */
   function rankingHtml(g, s) {
     const rows = g.players.slice().sort((a, b) => (a.seat === g.winner ? -1 : b.seat === g.winner ? 1 : a.cards - b.cards))
       .map((p) => ({ seat: p.seat, value: p.cards }));
@@ -568,7 +568,7 @@
       ${bigField}
       <div class="wb-right">
         ${ch && g.phase === "play" ? `<p class="challengeable" data-testid="challengeable">${esc(t("word_basket.ui.can_challenge", { word: ch.word }))}</p>` : ""}
-        ${g.phase === "over" && g.winner ? rankingHtml(g, s) : chainList(g, s, 7)}
+        ${g.phase === "over" && g.winner ? rankingHtml(g, s) : ""}${chainList(g, s, 7)}
       </div>
       ${playersList(g, s)}
     </div>`, (el) => {
