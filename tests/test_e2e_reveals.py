@@ -173,7 +173,7 @@ def test_diabolo_win_ranks_the_totals_and_the_winners_phone_says_you_win(server,
         expect(tv.get_by_test_id("total-s2")).to_have_text("9")
         expect(rows.first).to_contain_text("あかり")
         shot(tv, "reveal-diabolo-tv-over.png")
-        for i, want in ((1, "あなたの勝ち!"), (0, "あかりの勝ち")):
+        for i, want in ((1, "あなたの勝ち!"), (0, "あかりさんの勝ち")):
             ctx = browser.new_context(**pw.devices[PHONE_DEVICE])
             ctx.add_init_script(f"localStorage.setItem('ph.token', {tokens[i]!r})")
             phone = ctx.new_page()

@@ -37,9 +37,9 @@ PH.reveal = (() => {
       text = t(r.detail && r.detail.label ? "reveal.your_team_wins" : "reveal.you_win");
     } else {
       const label = r.detail && r.detail.label;
-      const names = label && label.key ? t(label.key, label.params)
-        : first.map((seat) => (entry.players.find((p) => p.seat === seat) || {}).name || PH.nameOf(s, seat)).join("・");
-      text = t("reveal.not_this_time", { names });
+      text = label && label.key ? t("reveal.team_won_named", { team: t(label.key, label.params) })
+        : t("reveal.not_this_time", { names: first.map((seat) => (entry.players.find((p) => p.seat === seat) || {}).name
+          || PH.nameOf(s, seat)).join(PH.lang === "ja" ? "さん・" : ", ") });
     }
     return `<p class="you-result ${cls}" data-testid="you-result" data-result="${cls}">${esc(text)}</p>`;
   }
