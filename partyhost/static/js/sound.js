@@ -136,10 +136,8 @@ PH.sound = (() => {
       const sw = document.querySelector(".tvbar .sound-switch");
       if (sw) sw.before(box); else document.body.appendChild(box);
     }
-    if (box) {
-      box.hidden = !locked;
-      box.innerHTML = `${ICON_ON}<span>${PH.esc(t("sound.unlock"))}</span>`;
-    }
+    if (box && !locked) { box.remove(); box = null; } /* gone, not hidden: no empty button in the bar */
+    if (box) box.innerHTML = `${ICON_ON}<span>${PH.esc(t("sound.unlock"))}</span>`;
   }
 
   /* The TV's switch sits in its top bar; a phone's (whose top bar is full) in a row under the
