@@ -91,8 +91,9 @@ def test_a_stale_round_is_the_shared_stale_refusal_in_the_games_own_words():
 def test_a_snapshot_from_before_votes_had_ids_restores_and_its_vote_can_be_decided():
     g = Diabolo.from_dict(json.loads(json.dumps(LAYOUT_1_BEFORE_VOTE_IDS)), random.Random(3))
     assert g.vote_serial == 1 and g.vote["id"] == 1 and g.view("s3")["vote"]["id"] == 1
-    assert g.to_dict()["v"] == Diabolo.STATE_VERSION == 2
-    assert {k: v for k, v in g.to_dict().items() if k not in ("v", "vote", "vote_serial")} == \
+    assert g.to_dict()["v"] == Diabolo.STATE_VERSION == 3  # layout 3 added the round's claim log
+    assert g.log == []
+    assert {k: v for k, v in g.to_dict().items() if k not in ("v", "vote", "vote_serial", "log")} == \
         {k: v for k, v in LAYOUT_1_BEFORE_VOTE_IDS.items() if k != "vote"}
     g.apply("s3", {"type": "vote", "vote": 1, "ballot": "reject"}, 5.0)  # the phone names vote 1
     assert g.phase == "picking" and g.claim["status"] == "rejected"
@@ -113,7 +114,7 @@ def test_a_snapshot_with_no_vote_open_migrates_to_serial_zero():
 
 def test_todays_snapshot_without_a_version_restores_unchanged():
     g = Diabolo.from_dict(json.loads(json.dumps(LAYOUT_1_MAIN)), random.Random(3))
-    assert g.to_dict() == {**LAYOUT_1_MAIN, "v": 2}
+    assert g.to_dict() == {**LAYOUT_1_MAIN, "v": 3, "log": []}
     assert g.view("s2")["vote"]["id"] == 1 and g.vote_serial == 1
 
 

@@ -188,6 +188,50 @@ def test_diabolo_biggest_word():
                                "params": {"seat": "s1", "word": "LAGER", "count": 5, "round": 1}}]
 
 
+def test_diabolo_best_claim_of_a_round_and_the_claim_log():
+    # round 1: s1's LAGER (5) and s2's HANG (4): the biggest word, 5 of the round's 9 cards;
+    # round 2: s2's HANG takes all 4 cards taken: the round's best claim by share
+    g = dia.new_game(2)
+    dia.turn_up(g, ["H", "A", "N", "G"])
+    dia.claim(g, "s2", "HANG", ["H", "A", "N", "G"])
+    dia.turn_up(g, ["E", "A", "L", "R", "G"], now=3.0)
+    dia.claim(g, "s1", "LAGER", ["L", "A", "G", "E", "R"], now=4.0)
+    assert g.view(None)["log"] == [
+        {"seat": "s2", "word": "HANG", "count": 4, "status": "taken"},
+        {"seat": "s1", "word": "LAGER", "count": 5, "status": "taken"}]
+    dia.play_round_out(g, 5.0)
+    g.apply(g.view(None)["next_dealer"], {"type": "deal", "round": 2}, 6.0)
+    assert g.view(None)["log"] == []  # a new round starts a new log
+    dia.turn_up(g, ["H", "A", "N", "G"], now=7.0)
+    dia.claim(g, "s2", "HANG", ["H", "A", "N", "G"], now=8.0)
+    dia.play_round_out(g, 9.0)
+    marks = {m["key"]: m["params"] for m in g.highlights()}
+    assert marks["diabolo.hl.word"] == {"seat": "s1", "word": "LAGER", "count": 5, "round": 1}
+    assert marks["diabolo.hl.claim"] == {"seat": "s2", "word": "HANG", "count": 4, "of": 4, "round": 2}
+    assert "“HANG” (4 of the 4 cards taken in round 2)" in words(g.highlights()[1])
+    # the log survives a snapshot; a layout-2 snapshot (before the log) loads with an empty one
+    again = type(g).from_dict(g.to_dict(), random.Random(1))
+    assert again.view(None)["log"] == g.view(None)["log"]
+    old = g.to_dict()
+    old["v"] = 2
+    del old["log"]
+    assert type(g).from_dict(old, random.Random(1)).log == []
+
+
+def test_diabolo_best_claim_is_not_repeated_when_it_is_the_biggest_word():
+    g = dia.new_game(2)
+    dia.turn_up(g, ["E", "A", "L", "R", "G", "Z"])
+    dia.claim(g, "s1", "LAGER", ["L", "A", "G", "E", "R"])
+    dia.turn_up(g, ["U", "R", "K"], now=4.0)
+    dia.claim(g, "s2", "ZURK", ["Z", "U", "R", "K"], now=5.0)  # unknown: the table votes it down
+    g.apply("s1", {"type": "vote", "vote": g.vote["id"], "ballot": "reject"}, 5.5)
+    assert g.phase == "picking"
+    g.apply("s1", {"type": "pick", "round": 1, "card": g.table[0]}, 6.0)
+    assert g.view(None)["log"][-1] == {"seat": "s2", "word": "ZURK", "count": 0, "status": "rejected"}
+    dia.play_round_out(g, 7.0)
+    assert [m["key"] for m in g.highlights()] == ["diabolo.hl.word"]
+
+
 def test_top_ten_perfect_round_and_widest_miss():
     g = tt.make(4, first_captain="s1")
     tt.to_order(g, {"s1": 4, "s2": 2, "s3": 3, "s4": 9})

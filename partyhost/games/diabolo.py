@@ -215,12 +215,12 @@ class Diabolo(Game):
                          "_host_handicap"),
         "deal": Move(_action("deal", round=_ROUND), "_host_deal"),
     }
-    STATE_VERSION: ClassVar[int] = 2
+    STATE_VERSION: ClassVar[int] = 3
     FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "options", "lang", "interval", "end_seconds", "handicap", "victory_tiles",
         "tile_handicap", "dealers", "round", "dealer", "phase", "deck", "table", "turned", "piles",
         "auto_on", "next_turn_at", "end_at", "passed", "claim", "vote", "vote_serial", "picking", "results",
-        "tiles", "winners", "possible", "last_event", "event_n", "version",
+        "tiles", "winners", "possible", "log", "last_event", "event_n", "version",
     )  # fmt: skip
 
     @classmethod
@@ -263,6 +263,7 @@ class Diabolo(Game):
         self.tiles: dict[str, int] = {}
         self.winners: list[str] = []
         self.possible: list[str] = []
+        self.log: list[dict] = []  # this round's settled claims: {"seat", "word", "count", "status"}
 
     # --- set-up ------------------------------------------------------------------------------
 
@@ -376,6 +377,7 @@ class Diabolo(Game):
         self.vote = None
         self.picking = None
         self.possible = []
+        self.log = []
         self._event("deal", round=number, dealer=self.dealer)
 
     # --- the engine interface ----------------------------------------------------------------
@@ -732,6 +734,7 @@ class Diabolo(Game):
         self._event("claim_taken", seat=claim["seat"], word=claim["word"], count=len(claim["ids"]))
         self._keep("word", len(claim["ids"]), seat=claim["seat"], word=claim["word"],
                    count=len(claim["ids"]), round=self.round)
+        self.log.append({"seat": claim["seat"], "word": claim["word"], "count": len(claim["ids"]), "status": "taken"})
         self._resume(now, CLAIM_SHOW_SECONDS)
 
     def _change_vote(self, change: Callable[[TableVote], None], now: float) -> None:
@@ -757,6 +760,7 @@ class Diabolo(Game):
         self.phase = "picking"
         self.picking = {"pickers": pickers, "picked": {}, "deadline": now + PICK_SECONDS}
         self._event("claim_rejected", seat=claim["seat"], word=claim["word"])
+        self.log.append({"seat": claim["seat"], "word": claim["word"], "count": 0, "status": "rejected"})
         self._maybe_finish_picking(now)
 
     def _give_pick(self, seat: str, card: int | None, random_pick: bool) -> None:
@@ -820,6 +824,7 @@ class Diabolo(Game):
                 self.tiles[s] = self.tiles.get(s, 0) + 1
         self.results.append({"round": self.round, "dealer": self.dealer, "cards": counts, "tiles": tiles_to,
                              "why": why})
+        self._keep_best_claim(counts)
         self.phase = "scored"
         self.auto_on = False
         self.next_turn_at = None
@@ -836,6 +841,18 @@ class Diabolo(Game):
                 self._finish_game()
         elif self.round >= len(self.dealers):
             self._finish_game()
+
+    def _keep_best_claim(self, counts: dict[str, int]) -> None:
+        """At a round's end, keep this round's best claim (the most cards; the first wins a tie)
+        as the highlight candidate ``claim``, scored by its share of every card taken in the
+        round (claims and picks): the claim that carried its round the most."""
+        taken = [c for c in self.log if c["status"] == "taken"]
+        total = sum(counts.values())
+        if not taken or total <= 0:
+            return
+        best = max(taken, key=lambda c: c["count"])  # max keeps the first of equals
+        self._keep("claim", best["count"] / total, seat=best["seat"], word=best["word"],
+                   count=best["count"], of=total, round=self.round)
 
     def totals(self) -> dict[str, int]:
         """Each player's sum of round results (§4): ``{seat: cards}``."""
@@ -864,12 +881,21 @@ class Diabolo(Game):
                 "detail": {"totals": totals, "tiles": {s: self.tiles.get(s, 0) for s in self.players}}}
 
     def highlights(self) -> list[dict]:
-        """The biggest word taken (the most cards in one claim; the first wins a tie)."""
+        """The biggest word taken (the most cards in one claim; the first wins a tie), and the
+        round's best claim: of each finished round's biggest claim, the one that took the largest
+        share of the cards taken in its round (claims and picks; the earlier round wins a tie).
+        The second is left out when it is the same claim as the first."""
+        out = []
         word = self.marks.get("word")
-        if word is None:
-            return []
-        return [msg("diabolo.hl.word", seat=word["seat"], word=word["word"], count=word["count"],
-                    round=word["round"])]
+        if word is not None:
+            out.append(msg("diabolo.hl.word", seat=word["seat"], word=word["word"], count=word["count"],
+                           round=word["round"]))
+        best = self.marks.get("claim")
+        if best is not None and not (word is not None and (word["seat"], word["word"], word["round"])
+                                     == (best["seat"], best["word"], best["round"])):
+            out.append(msg("diabolo.hl.claim", seat=best["seat"], word=best["word"], count=best["count"],
+                           of=best["of"], round=best["round"]))
+        return out
 
     def card_count(self) -> int:
         """Cards in deck + table + every pile (always the whole deck: conservation)."""
@@ -931,7 +957,8 @@ class Diabolo(Game):
         "total", "tiles", "min", "passed"}], "claim": None | {"seat", "word", "cards": [{"id",
         "face", "as"}], "status": "vote"|"taken"|"rejected"|"withdrawn", "voted"?}, "vote": None
         | TableVote.view(), "picking": None | {"pickers", "picked": {seat: {"id", "face",
-        "from", "random"}}, "deadline"}, "results", "winners", "possible", "victory_tiles",
+        "from", "random"}}, "deadline"}, "results", "winners", "possible", "log": [{"seat", "word", "count", "status":
+        "taken"|"rejected"}] (this round's settled claims, oldest first), "victory_tiles",
         "tile_handicap", "last_event", "version"}``; a seat also gets ``"me"``.
         """
         totals = self.totals()
@@ -971,6 +998,7 @@ class Diabolo(Game):
             "results": plain(self.results),
             "winners": list(self.winners),
             "possible": list(self.possible),
+            "log": plain(self.log),
             "victory_tiles": self.victory_tiles,
             "tile_handicap": self.tile_handicap,
             "last_event": plain(self.last_event),
@@ -984,7 +1012,8 @@ class Diabolo(Game):
 
     @classmethod
     def migrate(cls, data: dict, version: int) -> dict:
-        """Layout 1 → 2: ballots and the host's overrule name their vote (``vote_serial``, the id
+        """Layout 2 → 3: the round's claim log (``log``), empty for a saved round.
+        Layout 1 → 2: ballots and the host's overrule name their vote (``vote_serial``, the id
         of the latest vote). A layout-1 snapshot takes its serial from the open vote's id, or 0
         when no vote is open; an open vote saved before votes had ids gets id 1, so phones can
         name it (their ballots carry ids from 1). A snapshot that already has ``vote_serial``
@@ -994,6 +1023,8 @@ class Diabolo(Game):
             if isinstance(vote, dict) and not vote.get("id"):
                 vote["id"] = 1
             data.setdefault("vote_serial", vote["id"] if isinstance(vote, dict) else 0)
+        if version < 3:
+            data.setdefault("log", [])  # the round's claim log came with layout 3: it starts empty
         return data
 
     def suggest(self, seat: str | None, rng: random.Random) -> list[dict]:

@@ -152,16 +152,16 @@
     const rows = [];
     if (r.intercept) rows.push(`<li class="step s1"><span>${esc(t("decrypto.reveal.intercept", { team: teamName(against) }))}</span>
       <span class="code">${codeText(r.intercept)}</span>${mark(r.intercepted)}
-      <em>${esc(t(r.intercepted ? "decrypto.reveal.intercepted" : "decrypto.reveal.missed"))}</em></li>`);
+      <em class="verdict ${r.intercepted ? "bad" : "good"}" data-testid="verdict">${esc(t(r.intercepted ? "decrypto.reveal.intercepted" : "decrypto.reveal.missed"))}</em></li>`);
     else rows.push(`<li class="step s1 none"><span>${esc(t("decrypto.reveal.no_intercept"))}</span></li>`);
     rows.push(`<li class="step s2"><span>${esc(t("decrypto.reveal.decode", { team: teamName(r.team) }))}</span>
       <span class="code">${codeText(r.decode)}</span>${mark(!r.miscommunicated)}
-      <em>${esc(t(r.miscommunicated ? (g.variant === "three" ? "decrypto.reveal.mis_three" : "decrypto.reveal.mis") : "decrypto.reveal.decoded"))}</em></li>`);
+      <em class="verdict ${r.miscommunicated ? "bad" : "good"}" data-testid="verdict">${esc(t(r.miscommunicated ? (g.variant === "three" ? "decrypto.reveal.mis_three" : "decrypto.reveal.mis") : "decrypto.reveal.decoded"))}</em></li>`);
     rows.push(`<li class="step s3 answer"><span>${esc(t("decrypto.reveal.code", { name: name(s, r.encryptor) }))}</span>
       <span class="code" data-testid="reveal-code">${codeText(r.code)}</span></li>`);
     const placed = r.clues.map((c, i) => `<li><b>${r.code[i]}</b> ${c ? esc(c) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</li>`).join("");
-    return `<div class="dc-reveal ${big ? "big" : ""}" data-testid="reveal">
-      <h3>${esc(t("decrypto.reveal.title", { team: teamName(r.team), round: r.round }))}</h3>
+    return `<div class="dc-reveal ${big ? "big" : ""} team-${esc(r.team)}" data-testid="reveal">
+      <h3><span class="tname" data-testid="reveal-team">${esc(t("decrypto.reveal.title", { team: teamName(r.team), round: r.round }))}</span></h3>
       <ol class="steps">${rows.join("")}</ol>
       <ul class="placed">${placed}</ul></div>`;
   }
@@ -569,8 +569,8 @@
   function sound(g, s) {
     PH.react("decrypto.tv", s, g.event, (e) => {
       if (e.kind === "clues_up") PH.beep(660, 120);
-      else if (e.kind === "reveal") { PH.beep(440, 120); setTimeout(() => PH.beep(550, 120), 500); setTimeout(() => PH.beep(660, 200), 1000); }
-      else if (e.kind === "over") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+      else if (e.kind === "reveal") { PH.beep(440, 120); setTimeout(() => PH.beep(550, 120), 500); setTimeout(() => PH.sound.cue("reveal"), 1000); }
+      else if (e.kind === "over") PH.sound.cue("win");
     });
   }
 

@@ -124,14 +124,21 @@
       subject: `<p class="ask">${esc(t("diabolo.claim_vote", { name: name(s, g.claim.seat), word: g.claim.word }))}</p>
         <p class="ask vote-lang" data-testid="vote-lang">${esc(t("diabolo.vote_lang", { word: g.claim.word, lang: langName(g) }))}</p>${claimCards(g.claim)}` });
   }
+  /* The scores by round; at the game's end it is the ranking: best total (or most tiles) first,
+     each row with its place (equal standing shares one). */
   function scoresTable(g, s) {
     const rounds = g.results;
+    const ranked = g.phase === "over";
+    const key = (p) => (g.victory_tiles ? p.tiles : p.total); /* as the record ranks them (outcome) */
+    const players = ranked ? g.players.slice().sort((a, b) => key(b) - key(a)) : g.players;
+    const place = (p) => 1 + players.filter((q) => key(q) > key(p)).length;
     const head = rounds.map((r) => `<th title="${esc(name(s, r.dealer))}">${r.round}</th>`).join("");
-    const rows = g.players.map((p) => `<tr class="${g.winners.includes(p.seat) ? "win" : ""}">
+    const rows = players.map((p) => `<tr class="${g.winners.includes(p.seat) ? "win" : ""}" data-seat="${esc(p.seat)}">
+        ${ranked ? `<td class="pl" data-testid="place-${esc(p.seat)}">${place(p)}</td>` : ""}
         <th style="color:${PH.colorOf(s, p.seat)}">${PH.markOf(s, p.seat)}${esc(name(s, p.seat))}</th>
         ${rounds.map((r) => `<td class="${r.tiles.includes(p.seat) ? "tile" : ""}">${r.cards[p.seat] != null ? r.cards[p.seat] : "–"}</td>`).join("")}
         <td class="tot" data-testid="total-${esc(p.seat)}">${g.victory_tiles ? "★".repeat(p.tiles) || "0" : p.total}</td></tr>`).join("");
-    return `<table class="dia-scores" data-testid="scores"><thead><tr><th></th>${head}<th>${esc(g.victory_tiles ? "★" : t("diabolo.total_head"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
+    return `<table class="dia-scores ${ranked ? "ranked" : ""}" data-testid="scores"><thead><tr>${ranked ? `<th>${esc(t("reveal.ranking"))}</th>` : ""}<th></th>${head}<th>${esc(g.victory_tiles ? "★" : t("diabolo.total_head"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
   function endPanel(g, s) {
     const last = g.results[g.results.length - 1];
@@ -370,8 +377,26 @@
       else if (e.kind === "claim_taken") { PH.beep(523, 100); setTimeout(() => PH.beep(784, 160), 100); }
       else if (e.kind === "claim_vote") PH.beep(440, 200, "triangle");
       else if (e.kind === "claim_rejected") PH.beep(150, 400, "sawtooth");
-      else if (e.kind === "round_end" || e.kind === "over") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+      else if (e.kind === "round_end") PH.sound.cue("level");
+      else if (e.kind === "over") PH.sound.cue("win");
     });
+  }
+
+  /* The round's claim log beside the row: who took which word and how many cards (newest first),
+     rejected words struck through, the round's best claim (the most cards; the first of equals)
+     starred. It stays up through the round's scores. */
+  function logHtml(g, s) {
+    const log = g.log || [];
+    let best = -1;
+    log.forEach((c, i) => { if (c.status === "taken" && (best < 0 || c.count > log[best].count)) best = i; });
+    const items = log.map((c, i) => `<li class="${esc(c.status)}${i === best ? " best" : ""}" data-testid="log-claim" data-seat="${esc(c.seat)}">
+        ${PH.markOf(s, c.seat)}<span class="who" style="color:${PH.colorOf(s, c.seat)}">${esc(name(s, c.seat))}</span>
+        <span class="w">${esc(c.word)}</span><b>${c.status === "taken" ? "+" + c.count : esc(t("diabolo_reveal.rejected"))}</b></li>`).reverse();
+    const shown = items.slice(0, 9);
+    return `<aside class="dia-log" data-testid="claim-log"><h3>${esc(t("diabolo_reveal.log_title", { round: g.round }))}</h3>
+      ${shown.length ? `<ol>${shown.join("")}</ol>${items.length > shown.length ? `<p class="more" data-extra="${items.length - shown.length}">${esc(t("diabolo_reveal.more", { count: items.length - shown.length }))}</p>` : ""}`
+        : `<p class="small">${esc(t("diabolo_reveal.log_empty"))}</p>`}
+      ${best >= 0 ? `<p class="best-note">★ ${esc(t("diabolo_reveal.log_best"))}</p>` : ""}</aside>`;
   }
 
   function tv(root, s) {
@@ -394,7 +419,7 @@
         <b class="n" data-testid="count-${esc(p.seat)}">${p.cards}</b>
         <span class="small">${esc(g.victory_tiles ? t("diabolo.tiles", { count: p.tiles }) : t("diabolo.total", { total: p.total }))}</span>
         ${p.min > 3 ? `<i class="tag">${esc(t("diabolo.handicap_tag"))}</i>` : ""}${p.passed && g.phase === "turning" ? `<i class="tag">${esc(t("diabolo.passed"))}</i>` : ""}</li>`).join("");
-    PH.patch(root, `<div class="dia tv phase-${g.phase}">
+    PH.patch(root, `<div class="dia tv phase-${g.phase}${g.phase === "over" ? "" : " with-log"}">
       <div class="dia-status tv">
         <span class="rnd" data-testid="tv-round">${esc(roundText(g))}</span>
         <span class="lang" data-testid="tv-lang">${esc(t("diabolo.tv_lang", { lang: langName(g) }))}</span>
@@ -409,7 +434,7 @@
         ${s.host && g.phase === "scored" ? `<span class="hostturn"><button class="small" data-host-deal="1" data-testid="tv-deal">${esc(t("diabolo.host_deal"))}</button></span>` : ""}
       </div>
       <div class="dia-banner">${banner}</div>
-      <div class="dia-center">${center}</div>
+      <div class="dia-center">${center}</div>${g.phase === "over" ? "" : logHtml(g, s)}
       ${g.phase === "scored" || g.phase === "over" ? "" : `<ul class="players dia-players-tv">${players}</ul>`}
     </div>`, (el) => {
       /* the host stands in for a dealer whose phone is gone (the vote box wires itself) */
@@ -418,6 +443,17 @@
       /* … and deals the next round when that dealer's phone is gone (else the table is stuck) */
       PH.guard(el.querySelector("[data-host-deal]"), () => PH.hostAct("deal", { round: PH.last.game.round + 1 }), { key: "dia-host-deal" });
       PH.guard(el.querySelector("[data-host-turn]"), () => PH.hostAct("turn", { turned: PH.last.game.turned }), { key: "dia-host-turn" });
+      /* the log keeps the newest claims that fit its room; the older ones are counted */
+      const log = el.querySelector(".dia-log ol");
+      if (log) {
+        const items = [...log.children];
+        let hidden = 0;
+        const box = el.querySelector(".dia-log");
+        for (let i = items.length - 1; i > 0 && box.scrollHeight > box.clientHeight + 1; i--) { items[i].hidden = true; hidden += 1; }
+        const more = box.querySelector(".more") || box.appendChild(Object.assign(document.createElement("p"), { className: "more" }));
+        more.hidden = !hidden && !box.dataset.more;
+        if (hidden) more.textContent = t("diabolo_reveal.more", { count: hidden + Number(more.dataset.extra || 0) });
+      }
     });
   }
 

@@ -135,8 +135,9 @@
     const game = PH.games[s.game.game];
     if (screen !== "game") setScreen("game", `<div class="host-slot"></div><div class="banner-slot"></div><div id="game-root"></div><div class="howto-here"></div><div class="pause-slot"></div>`);
     const spectating = !s.me.playing;
-    app.querySelector(".banner-slot").innerHTML = spectating
-      ? `<p class="spectator" data-testid="spectator">${esc(t("spectator.banner"))}</p>` : "";
+    /* a finished game: the player's own result first (「あなたの勝ち!」 on a winner's phone) */
+    PH.patch(app.querySelector(".banner-slot"), spectating
+      ? `<p class="spectator" data-testid="spectator">${esc(t("spectator.banner"))}</p>` : PH.reveal ? PH.reveal.phone(s) : "");
     app.querySelector(".pause-slot").innerHTML = s.party.paused ? PH.pausedHtml(s, "") : "";
     const hostSlot = app.querySelector(".host-slot");
     const open = !!hostSlot.querySelector("details[open]");

@@ -225,10 +225,20 @@
   function sound(g, s) {
     PH.react("the_mind.tv", s, g.last_event, (e) => {
       if (e.kind === "play") PH.beep(520 + (g.pile.length ? g.pile[g.pile.length - 1].card * 4 : 0), 120);
-      else if (e.kind === "mistake" || e.kind === "lost") PH.beep(110, 500, "sawtooth");
-      else if (e.kind === "level_complete" || e.kind === "won") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+      else if (e.kind === "mistake") PH.sound.cue("miss");
+      else if (e.kind === "lost") PH.sound.cue("loss");
+      else if (e.kind === "level_complete") PH.sound.cue("level");
+      else if (e.kind === "won") PH.sound.cue("win"); /* the game's own fanfare, not the level chime */
       else if (e.kind === "start") PH.beep(880, 90);
     });
+  }
+
+  /* The win: "全レベル突破!" over a row of every level, all lit, the last one crowned. */
+  function winHtml(g) {
+    const levels = Array.from({ length: g.level }, (_, i) => `<li class="${i + 1 === g.level ? "last" : ""}">${i + 1}</li>`).join("");
+    return `<div class="result won stage-win" data-testid="tv-result" data-stage="win">
+      <span class="win-title" data-testid="tv-win">${esc(t("the_mind.won"))}</span>
+      <ol class="win-levels" aria-label="${esc(t("the_mind.level_of", { level: g.level, levels: g.levels }))}">${levels}</ol></div>`;
   }
 
   function tv(root, s, redraw) {
@@ -256,8 +266,12 @@
       </div>`;
     const over = g.phase === "won" || g.phase === "lost";
     const why = g.phase === "lost" && g.last_event && g.last_event.cause ? eventText({ last_event: g.last_event.cause }, s) : "";
-    const banner = over
-      ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t(g.phase === "won" ? "the_mind.won" : "the_mind.lost"))}${why ? `<small>${esc(why)}</small>` : ""}</div>`
+    /* a game won has its own staging (every level lit, a fanfare); a level cleared is a banner */
+    const banner = g.phase === "won" ? winHtml(g)
+      : over
+      ? `<div class="result ${g.phase}" data-testid="tv-result">${esc(t("the_mind.lost"))}${why ? `<small>${esc(why)}</small>` : ""}</div>`
+      : g.last_event && g.last_event.kind === "level_complete" && g.phase === "ready" && !(g.waiting || []).length && !g.proposal
+      ? `<p class="event big level_complete stage-level" data-testid="tv-level-clear">${esc(ev)}</p>`
       : (g.waiting || []).length ? awayBox(g, s)
       : g.proposal ? proposalBox(g, s, false)
       : ev ? `<p class="event big ${g.last_event.kind}" data-testid="tv-event">${esc(ev)}</p>` : "<div></div>";

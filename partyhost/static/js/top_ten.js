@@ -78,8 +78,7 @@
         shown.count += 1;
         shown.fresh = shown.count - 1;
         if (r && role === "tv") {
-          if (r.mistake) { PH.beep(150, 250, "sawtooth"); setTimeout(() => PH.beep(100, 500, "sawtooth"), 230); }
-          else { PH.beep(784, 120); setTimeout(() => PH.beep(1047, 260), 110); }
+          PH.sound.cue(r.mistake ? "miss" : "reveal");
         }
         if (r && role === "phone" && r.mistake) PH.buzz([200, 80, 200]);
         PH.refresh();
@@ -111,8 +110,7 @@
     const first = endPlayed === null && !shown.timer && d.fresh < 0;
     endPlayed = key;
     if (first && g.last_event && g.last_event.kind !== "over" && g.last_event.kind !== "lost") return;
-    if (g.rating === "lost") { PH.beep(220, 300, "square"); setTimeout(() => PH.beep(165, 600, "square"), 280); }
-    else [523, 659, 784, 1047].forEach((f, i) => setTimeout(() => PH.beep(f, i === 3 ? 400 : 150), i * 150));
+    PH.sound.cue(g.rating === "lost" ? "loss" : "win");
   }
 
   // --- shared pieces -----------------------------------------------------------------------------
@@ -163,6 +161,22 @@
 
   // --- TV --------------------------------------------------------------------------------------
 
+  /* The reveal's spotlight beside the theme (which shrinks meanwhile): the number just revealed
+     is the largest thing on the screen, with its player's name; a mistake says so in words
+     (「ミス!」) with the poop token that turns. Under the drum roll it shows "?". */
+  function spotHtml(s, d) {
+    const latest = d.reveals[d.reveals.length - 1];
+    const r = d.drum || latest;
+    if (!r) return "";
+    const fresh = !d.drum && d.fresh === d.reveals.length - 1;
+    const cls = d.drum ? "drum" : `${r.mistake ? "miss" : "good"}${fresh ? " pop" : ""}`;
+    return `<div class="tt-spot ${cls}" data-testid="tt-spot" data-seat="${esc(r.seat)}" style="--c:${colour(s, r.seat)}">
+      <b class="n" data-testid="tt-spot-number">${d.drum ? "?" : r.number}</b>
+      <span class="who">${PH.markOf(s, r.seat)}${esc(nameOf(s, r.seat))}</span>
+      ${!d.drum && r.mistake ? `<span class="miss-word" data-testid="tt-miss">${fresh ? POOP.replace('class="tok poo"', 'class="tok poo flip"') : POOP}${esc(t("reveal.miss"))}</span>` : ""}
+    </div>`;
+  }
+
   function tv(root, s) {
     const g = s.game;
     const d = track(s, g, "tv");
@@ -181,6 +195,8 @@
     } else {
       centre = themeHtml(g.theme, true);
     }
+    const revealing = (d.phase === "order" || d.phase === "round_over") && (d.drum || d.reveals.length);
+    if (revealing) centre += spotHtml(s, d);
 
     let note = "";
     const capWaits = g.players.some((p) => p.seat === g.captain && p.answerer && !p.answered);
@@ -210,7 +226,7 @@
       </li>`;
     }).join("");
 
-    PH.patch(root, `<div class="tt tv phase-${d.phase}" data-testid="tt-tv" data-lang="${esc(PH.lang)}">
+    PH.patch(root, `<div class="tt tv phase-${d.phase}${revealing ? " revealing" : ""}" data-testid="tt-tv" data-lang="${esc(PH.lang)}">
       <header class="tt-head">
         <span class="tt-round" data-testid="tt-round">${esc(t("top_ten.round_of", { round: g.round, rounds: g.rounds }))}</span>
         <span class="tt-captain" data-testid="tt-captain">${CROWN}${esc(t("top_ten.captain_is", { name: capName }))}</span>

@@ -566,8 +566,16 @@
       else if (e.kind === "race") { PH.beep(660, 60); setTimeout(() => PH.beep(440, 90), 80); }
       else if (e.kind === "challenge") PH.beep(330, 200, "triangle");
       else if (e.kind === "penalty") PH.beep(140, 300, "sawtooth");
-      else if (e.kind === "won") { PH.beep(523, 150); setTimeout(() => PH.beep(659, 150), 150); setTimeout(() => PH.beep(784, 300), 300); }
+      else if (e.kind === "won") PH.sound.cue("win");
     });
+  }
+
+  /* The game's end on the TV: the ranking by cards left (the winner emptied their hand first;
+     then fewer is better), above the chain (its newest words, as many as still fit). */
+  function rankingHtml(g, s) {
+    const rows = g.players.slice().sort((a, b) => (a.seat === g.winner ? -1 : b.seat === g.winner ? 1 : a.cards - b.cards))
+      .map((p) => ({ seat: p.seat, value: p.cards }));
+    return PH.reveal.ranking(s, rows, t("word_basket_reveal.cards_left"));
   }
 
   function tv(root, s) {
@@ -596,7 +604,7 @@
       ${bigField}
       <div class="wb-right">
         ${ch && g.phase === "play" ? `<p class="challengeable" data-testid="challengeable">${esc(t("word_basket.ui.can_challenge", { word: ch.word }))}</p>` : ""}
-        ${chainList(g, s, 7)}
+        ${g.phase === "over" && g.winner ? rankingHtml(g, s) : ""}${chainList(g, s, 7)}
       </div>
       ${playersList(g, s)}
     </div>`, (el) => {

@@ -1,0 +1,65 @@
+/* Reveals shared by the games: the result of the game just finished, read from tonight's record
+ * (the server writes the entry the moment a game is over: party.record, see party.py
+ * Party.settle), so every game says who won the same way.
+ *
+ * PH.reveal.outcome(s): the record entry of the game on screen, or null while it runs.
+ * PH.reveal.phone(s): the phone's result line — 「あなたの勝ち!」 on a winner's phone (a team
+ *   game: each phone of the winning team; a cooperative game: every phone says the team won).
+ * PH.reveal.ranking(s, rows): the TV's ranking list at a game's end (places, names, numbers).
+ */
+"use strict";
+
+PH.reveal = (() => {
+  const { t, esc } = PH;
+
+  /** The record entry of the current game once it is over (null before). */
+  function outcome(s) {
+    if (!s || !s.party || !s.party.over) return null;
+    const entry = (s.party.record || []).find((e) => e.serial === s.party.serial);
+    return entry && entry.result ? entry : null;
+  }
+
+  /** The result line for this phone: HTML, or "" while the game runs or for a spectator. */
+  function phone(s) {
+    const entry = outcome(s);
+    const me = s.me && s.me.seat;
+    if (!entry || !me || !entry.players.some((p) => p.seat === me)) return "";
+    const r = entry.result;
+    const first = (r.places && r.places[0]) || [];
+    let cls = "other", text;
+    if (r.coop) {
+      cls = r.won ? "win" : "lost";
+      text = t(r.won ? "reveal.team_won" : "reveal.team_lost");
+    } else if (r.places.length === 1 && first.length > 1) {
+      text = t("reveal.draw");
+    } else if (first.includes(me)) {
+      cls = "win";
+      text = t(r.detail && r.detail.label ? "reveal.your_team_wins" : "reveal.you_win");
+    } else {
+      const label = r.detail && r.detail.label;
+      text = label && label.key ? t("reveal.team_won_named", { team: t(label.key, label.params) })
+        : t("reveal.not_this_time", { names: first.map((seat) => (entry.players.find((p) => p.seat === seat) || {}).name
+          || PH.nameOf(s, seat)).join(PH.lang === "ja" ? "さん・" : ", ") });
+    }
+    return `<p class="you-result ${cls}" data-testid="you-result" data-result="${cls}">${esc(text)}</p>`;
+  }
+
+  /**
+   * The TV's ranking at a game's end, best first: `rows` is a list of {seat, value, note?}
+   * already in order (`value`: the number that ranks, e.g. cards left or a total); equal values
+   * share a place. `label` names the number (a catalogue text). Test id: `ranking`.
+   */
+  function ranking(s, rows, label) {
+    let place = 0, prev = null;
+    const items = rows.map((r, i) => {
+      if (r.value !== prev) { place = i + 1; prev = r.value; }
+      return `<li class="place-${Math.min(place, 4)}" data-seat="${esc(r.seat)}">
+        <span class="pl">${place}</span>${PH.markOf(s, r.seat)}<span class="who">${esc(PH.nameOf(s, r.seat))}</span>
+        <b class="val">${esc(r.value)}</b>${r.note ? `<span class="note">${esc(r.note)}</span>` : ""}</li>`;
+    }).join("");
+    return `<div class="ranking" data-testid="ranking"><p class="rk-head"><span>${esc(t("reveal.ranking"))}</span><span>${esc(label)}</span></p>
+      <ol>${items}</ol></div>`;
+  }
+
+  return { outcome, phone, ranking };
+})();
