@@ -22,7 +22,7 @@ from playwright.sync_api import expect
 from . import reveal_stage as stage
 from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .test_e2e_howto import open_tv_at
-from .test_e2e_mind import PHONE_DEVICE, close_all, shot, watch
+from .test_e2e_mind import PHONE_DEVICE, close_all, menu_click, shot, watch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -67,7 +67,7 @@ def test_top_ten_revealed_number_is_the_largest_text_and_a_miss_says_so(server, 
     try:
         spot = tv.get_by_test_id("tt-spot")
         expect(spot).to_be_visible()
-        expect(tv.get_by_test_id("tt-miss")).to_have_text("ミス!")
+        expect(tv.get_by_test_id("tt-miss")).to_have_text("ミス！")
         expect(tv.locator(".tt.tv.revealing")).to_have_count(1)
         texts = tv.evaluate(_TEXTS)
         number = [x for x in texts if x["spot"]]
@@ -82,7 +82,7 @@ def test_top_ten_revealed_number_is_the_largest_text_and_a_miss_says_so(server, 
         assert title < number[0]["size"] / 2
         if size[0] == 1280:
             shot(tv, "reveal-top_ten-tv.png")
-        tv.get_by_test_id("lang").click()
+        menu_click(tv, "[data-testid=lang]")
         expect(tv.get_by_test_id("tt-miss")).to_have_text("Miss!")
         assert not problems, problems
     finally:
@@ -110,7 +110,7 @@ def test_the_mind_win_is_staged_apart_from_a_level_clear(server, browser, sio_pe
         play_level(2)  # the last level: the game is won
         win = tv.locator(".result.won.stage-win")
         expect(win).to_be_visible()
-        expect(tv.get_by_test_id("tv-win")).to_have_text("全レベル突破! みんなの勝ち!")
+        expect(tv.get_by_test_id("tv-win")).to_have_text("全レベル突破！みんなの勝ち！")
         expect(win.locator(".win-levels li")).to_have_count(2)
         expect(tv.get_by_test_id("tv-level-clear")).to_have_count(0)
         shot(tv, "reveal-the_mind-tv.png")
@@ -173,7 +173,7 @@ def test_diabolo_win_ranks_the_totals_and_the_winners_phone_says_you_win(server,
         expect(tv.get_by_test_id("total-s2")).to_have_text("9")
         expect(rows.first).to_contain_text("あかり")
         shot(tv, "reveal-diabolo-tv-over.png")
-        for i, want in ((1, "あなたの勝ち!"), (0, "あかりさんの勝ち")):
+        for i, want in ((1, "あなたの勝ち！"), (0, "あかりさんの勝ち")):
             ctx = browser.new_context(**pw.devices[PHONE_DEVICE])
             ctx.add_init_script(f"localStorage.setItem('ph.token', {tokens[i]!r})")
             phone = ctx.new_page()

@@ -38,8 +38,8 @@ PH.reveal = (() => {
     } else {
       const label = r.detail && r.detail.label;
       text = label && label.key ? t("reveal.team_won_named", { team: t(label.key, label.params) })
-        : t("reveal.not_this_time", { names: first.map((seat) => (entry.players.find((p) => p.seat === seat) || {}).name
-          || PH.nameOf(s, seat)).join(PH.lang === "ja" ? "さん・" : ", ") });
+        : t("reveal.not_this_time", { people: PH.list(first.map((seat) => t("list.person", {
+          name: (entry.players.find((p) => p.seat === seat) || {}).name || PH.nameOf(s, seat) }))) });
     }
     return `<p class="you-result ${cls}" data-testid="you-result" data-result="${cls}">${esc(text)}</p>`;
   }
