@@ -421,8 +421,13 @@ class Party:
         """
         if not self.record:
             raise RuleError("night_empty")
+        chosen = self.game_key
         self.choose(self.record[-1]["game"])
-        self.start(rng, now)
+        try:
+            self.start(rng, now)
+        except RuleError:
+            self.game_key = chosen  # a refused もう一度 leaves the lobby as it was
+            raise
 
     def scoreboard(self) -> list[dict]:
         """The party score across the record, best first: ``[{"seat", "name", "points",

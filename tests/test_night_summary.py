@@ -261,3 +261,18 @@ def test_again_starts_the_last_recorded_game_with_its_options_and_momentum_is_in
     fresh_tv = fresh.tv()
     reply = fresh_tv.send("host", {"op": "again"})
     assert not reply["ok"] and reply["code"] == "night_empty"
+
+
+def test_a_refused_again_leaves_the_lobby_as_it_was():
+    """Review find: もう一度 chose the last game before start refused, so the lobby flipped to it."""
+    rig = Rig()
+    tv, a, b = lose_the_mind(rig)
+    party = rig.engine.party
+    assert tv.send("host", {"op": "end"})["ok"]
+    assert tv.send("host", {"op": "choose", "game": "word_basket"})["ok"]
+    b.disconnect()
+    rig.drain()
+    reply = tv.send("host", {"op": "again"})
+    assert not reply["ok"] and reply["code"] == "player_away"
+    assert party.game_key == "word_basket" and party.phase == "lobby"
+    assert tv.state["party"]["game_key"] == "word_basket"

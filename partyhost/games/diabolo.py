@@ -142,13 +142,13 @@ _CLAIM_CARDS = {"type": "array", "minItems": 1, "maxItems": 40, "items": {
     "required": ["id"], "additionalProperties": False}}
 
 
-@lru_cache(maxsize=512)
 def deals_each(players: int) -> int:
     """How many times each player deals in a game without victory tiles (§4: twice with 2–3
     players, once with 4–6)."""
     return 2 if players <= 3 else 1
 
 
+@lru_cache(maxsize=512)
 def _words_to_claim(lang: str, ids: tuple[int, ...], need: int) -> tuple[str, ...]:
     """A few list words spellable from the cards ``ids`` with at least ``need`` of them (for
     :meth:`Diabolo.suggest`; cached because a row is asked about again and again)."""
