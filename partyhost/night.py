@@ -24,13 +24,15 @@ def _title(seat: str, kind: str, **params: object) -> dict:
     return {"seat": seat, "key": f"night.title.{kind}", "why": f"night.why.{kind}", "kind": kind, "params": params}
 
 
-def _best(record: list[dict], key: str, score) -> tuple[dict, dict] | None:
+def _best(record: list[dict], key: str, score, needs: tuple[str, ...]) -> tuple[dict, dict] | None:
     """The highlight ``key`` with the highest ``score(params)`` across the night, with its
-    record entry; the earliest wins a tie (record order, then highlight order)."""
+    record entry; the earliest wins a tie (record order, then highlight order). A highlight
+    without every param in ``needs`` (a damaged snapshot) is passed over, never raised on."""
     best = None
     for entry in record:
         for h in entry.get("highlights") or []:
-            if isinstance(h, dict) and h.get("key") == key and isinstance(h.get("params"), dict):
+            if isinstance(h, dict) and h.get("key") == key and isinstance(h.get("params"), dict) \
+                    and all(n in h["params"] for n in needs):
                 try:
                     value = score(h["params"])
                 except (TypeError, ValueError, KeyError):
@@ -63,24 +65,24 @@ def candidates(record: list[dict], scoreboard: list[dict]) -> dict[str, list[dic
     else:
         out["co_champion"] += [_title(r["seat"], "co_champion", points=r["points"], count=len(top)) for r in top]
 
-    race = _best(record, "word_basket.hl.race", lambda p: -int(p["ms"]))
+    race = _best(record, "word_basket.hl.race", lambda p: -int(p["ms"]), ("winner_seat", "word"))
     if race:
         p = race[0]
         out["race"].append(_title(p["winner_seat"], "race", ms=p["ms"], word=p["word"]))
-    gap = _best(record, "the_mind.hl.gap", lambda p: -int(p["ms"]))
+    gap = _best(record, "the_mind.hl.gap", lambda p: -int(p["ms"]), ("seat", "next_seat"))
     if gap:
         p = gap[0]
         out["gap"] += [_title(p["seat"], "gap", ms=p["ms"], partner_seat=p["next_seat"]),
                        _title(p["next_seat"], "gap", ms=p["ms"], partner_seat=p["seat"])]
-    longest = _best(record, "word_basket.hl.longest", lambda p: int(p["length"]))
+    longest = _best(record, "word_basket.hl.longest", lambda p: int(p["length"]), ("seat", "word"))
     if longest:
         p = longest[0]
         out["longest"].append(_title(p["seat"], "longest", word=p["word"], length=p["length"]))
-    big = _best(record, "diabolo.hl.word", lambda p: int(p["count"]))
+    big = _best(record, "diabolo.hl.word", lambda p: int(p["count"]), ("seat", "word"))
     if big:
         p = big[0]
         out["big_word"].append(_title(p["seat"], "big_word", word=p["word"], count=p["count"]))
-    miss = _best(record, "top_ten.hl.miss", lambda p: int(p["gap"]))
+    miss = _best(record, "top_ten.hl.miss", lambda p: int(p["gap"]), ("seat", "answer", "theme"))
     if miss:
         p = miss[0]
         out["miss"].append(_title(p["seat"], "miss", answer=p["answer"], gap=p["gap"], theme=p["theme"]))

@@ -7,6 +7,7 @@ engine counts a seat's live connections so the TV can show who is away.
 
 from __future__ import annotations
 
+import logging
 import random
 import unicodedata
 from dataclasses import asdict, dataclass, field
@@ -29,6 +30,8 @@ drops the socket; a minute covers a glance at another app)."""
 INVISIBLE = frozenset("\u3164\u2800\u115f\u1160\uffa0\u17b4\u17b5\u180e\u2060\ufeff")
 """Characters that print as nothing although Unicode calls them letters or symbols (Hangul
 fillers, the blank braille pattern…): a name made only of them is refused."""
+
+log = logging.getLogger(__name__)
 
 
 def _readable_entry(entry: object) -> bool:
@@ -264,8 +267,8 @@ class Party:
         [msg…]}``, the player count first, then the game's own facts (:meth:`Game.howto_facts`).
 
         In the lobby: the chosen game, its options (defaults filled in) and the seats that would
-        play (seating order, up to the game's maximum; the line says how many sit out, or how
-        many are missing). During and after a game: that game's facts as played
+        play (as :meth:`would_play` seats them, or the first seats while phones are away; the
+        line says how many sit out, or how many are missing). During and after a game: that game's facts as played
         (:meth:`Game.howto_facts_now`). A game's hook that fails costs only its own lines."""
         game = self.game if self.phase == "game" else None
         cls = type(game) if game is not None else registry.get(self.game_key)
@@ -283,18 +286,34 @@ class Party:
             lines = [msg("howto.players", count=min(len(seats), cls.MAX_PLAYERS))]
         if game is None and len(seats) > cls.MAX_PLAYERS:
             lines.append(msg("howto.sitout", count=len(seats) - cls.MAX_PLAYERS))
+        playing = self.would_play(cls)
+        if len(playing) < min(len(seats), cls.MAX_PLAYERS):  # phones still away: the seats in order
+            playing = seats[: cls.MAX_PLAYERS]
         try:
             facts = (game.howto_facts_now(options) if game is not None
-                     else cls.howto_facts(options, seats[: cls.MAX_PLAYERS]))
+                     else cls.howto_facts(options, playing))
             lines += [m for m in facts if isinstance(m, dict) and "key" in m]
         except Exception:  # a game's hook must not cost every screen its view
-            pass
+            log.exception("howto facts of %s failed", cls.KEY)
         return {"game": cls.KEY, "lines": lines}
 
     @property
     def running(self) -> bool:
         """A game is under way (started and not over)."""
         return self.phase == "game" and self.game is not None and not self.game.over
+
+    def would_play(self, cls) -> list[str]:
+        """The seats a start of game class ``cls`` would seat, in seating order: every seat when
+        they fit; with more seats than ``cls.MAX_PLAYERS``, present seats only, those who sat out
+        the last game first. Used by :meth:`start` and by the lobby's rules in use, so the how-to
+        names the players who will really play."""
+        order = list(self.seats)
+        if len(order) <= cls.MAX_PLAYERS:
+            return order
+        present = [sid for sid in order if self.seats[sid].connections > 0]
+        chosen = sorted(present, key=lambda sid: (sid in self.last_players, order.index(sid)))
+        chosen = set(chosen[: cls.MAX_PLAYERS])
+        return [sid for sid in order if sid in chosen]
 
     def start(self, rng: random.Random, now: float) -> None:
         """Start the chosen game; seats play in seating order.
@@ -309,14 +328,7 @@ class Party:
         if self.running:
             raise RuleError("game_running")
         cls = registry.get(self.game_key)
-        order = list(self.seats)
-        if len(order) > cls.MAX_PLAYERS:
-            present = [sid for sid in order if self.seats[sid].connections > 0]
-            chosen = sorted(present, key=lambda sid: (sid in self.last_players, order.index(sid)))
-            chosen = set(chosen[: cls.MAX_PLAYERS])
-            players = [sid for sid in order if sid in chosen]
-        else:
-            players = order
+        players = self.would_play(cls)
         if not cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS:
             raise RuleError("player_count", min=cls.MIN_PLAYERS, max=cls.MAX_PLAYERS, count=len(players))
         for sid in players:
@@ -376,10 +388,12 @@ class Party:
         try:
             result = game.outcome()
         except Exception:  # a game's hook must not cost the night its record
+            log.exception("outcome of %s failed", game.KEY)
             result = None
         try:
             highlights = [h for h in game.highlights() if isinstance(h, dict) and "key" in h][:2]
         except Exception:
+            log.exception("highlights of %s failed", game.KEY)
             highlights = []
         duration = None
         if now is not None and self.started_at is not None and now >= self.started_at:

@@ -233,3 +233,27 @@ def test_a_failing_hook_costs_only_its_own_lines(monkeypatch):
 
     monkeypatch.setattr(TheMind, "howto_facts", classmethod(broken))
     assert party.howto()["lines"] == [{"key": "howto.players", "params": {"count": 3}}]
+
+
+def test_the_lobby_names_the_first_captain_only_when_that_seat_will_really_play():
+    """Review find: the lobby's lines took the first seats in seating order, while a start seats
+    those who sat out the last game first (and no away seat), so Top Ten's first captain line could
+    name a seat that would sit out. Both now go through ``Party.would_play``."""
+    import itertools
+
+    from partyhost.games import registry
+    from partyhost.party import Party
+
+    party = Party(room="ABCD")
+    count = itertools.count()
+    seats = [party.join(f"p{i}", "ja", lambda: f"t{next(count)}").id for i in range(10)]
+    for sid in seats:
+        party.seats[sid].connections = 1
+    party.last_players = seats[:9]  # seats[9] sat out: it plays next, and seats[8] sits out
+    party.choose("top_ten", {"first_captain": seats[8]})
+    keys = [line["key"] for line in party.howto()["lines"]]
+    assert "top_ten.howto.v.first" not in keys and "top_ten.howto.v.first_random" in keys
+    party.choose("top_ten", {"first_captain": seats[9]})
+    first = [line for line in party.howto()["lines"] if line["key"] == "top_ten.howto.v.first"]
+    assert first and first[0]["params"]["name"] == {"seat": seats[9]}
+    assert party.would_play(registry.get("top_ten")) == seats[:8] + seats[9:]
