@@ -147,7 +147,7 @@ const PH = (() => {
     return send("act", Object.assign({ game: last ? last.party.serial : 0, at: serverNow() }, action));
   }
   /* Game-changing host buttons name the game they were pressed for ("serial"). */
-  const SERIAL_OPS = ["start", "restart", "end", "pause", "resume", "game"];
+  const SERIAL_OPS = ["start", "restart", "again", "end", "pause", "resume", "game"];
   function host(op, extra) {
     const msg = Object.assign({ op }, extra || {});
     if (SERIAL_OPS.includes(op) && last) msg.serial = last.party.serial;
