@@ -101,8 +101,10 @@ def candidates(record: list[dict], scoreboard: list[dict]) -> dict[str, list[dic
         if len(places) > 1:  # one shared place is a draw: nobody won, nobody came second
             for seat in places[0]:
                 won[seat] = entry["game"]
-            for seat in places[1]:
-                seconds[seat] = seconds.get(seat, 0) + 1
+            teams = bool((result.get("detail") or {}).get("label"))  # a place is a team there
+            if teams or len(places[0]) == 1:  # after a tie for first the next is third, not second
+                for seat in places[1]:
+                    seconds[seat] = seconds.get(seat, 0) + 1
     if coop:
         most = max(coop.values())
         out["hero"] += [_title(s, "hero", count=n) for s, n in coop.items() if n == most]

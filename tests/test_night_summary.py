@@ -132,7 +132,9 @@ def test_hero_and_regular_when_the_top_is_taken():
     assert got["s1"] == ("champion", {"points": 3, "games": 4})
     assert got["s2"] == ("hero", {"count": 1})  # s2 and s3 each cleared one co-op game: the first holder listed
     assert got["s3"] == ("hero", {"count": 1})
-    record.append(win("decrypto", ["s1", "s2", "s3", "s4"], ["s1", "s2"], ["s3", "s4"]))
+    record.append(entry("decrypto", ["s1", "s2", "s3", "s4"], {  # a team game: the losing team is second
+        "coop": False, "won": None, "places": [["s1", "s2"], ["s3", "s4"]],
+        "detail": {"winner": "white", "label": {"key": "decrypto.team.white", "params": {}}}}))
     got = titled(record)
     assert got["s4"] == ("runner_up", {"count": 1})
 
@@ -276,3 +278,12 @@ def test_a_refused_again_leaves_the_lobby_as_it_was():
     assert not reply["ok"] and reply["code"] == "player_away"
     assert party.game_key == "word_basket" and party.phase == "lobby"
     assert tv.state["party"]["game_key"] == "word_basket"
+
+
+def test_after_a_tie_for_first_nobody_is_runner_up():
+    """Review find: 10, 10, 8 points made the third seat 'so close' (second), while the TV's
+    rankings call it third."""
+    record = [win("word_basket", ["s1", "s2", "s3"], ["s1", "s2"], ["s3"])]
+    assert titled(record)["s3"][0] != "runner_up"
+    record = [win("word_basket", ["s1", "s2", "s3"], ["s1"], ["s3"], ["s2"])]
+    assert titled(record)["s3"] == ("runner_up", {"count": 1})

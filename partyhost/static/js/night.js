@@ -26,7 +26,12 @@
   const titleOf = (s, x) => t(x.key, params(s, x.params));
   const whyOf = (s, x) => t(x.why, params(s, x.params));
   const rowOf = (s, seat) => (s.party.scoreboard || []).find((r) => r.seat === seat);
-  const placeOf = (sum, seat) => sum.podium.findIndex((pl) => pl.includes(seat)) + 1;
+  /* a place counts the seats ahead (10, 10, 8 points → 1st, 1st, 3rd), as the TV's rankings do */
+  const placeAt = (sum, i) => 1 + sum.podium.slice(0, i).reduce((n, pl) => n + pl.length, 0);
+  const placeOf = (sum, seat) => {
+    const i = sum.podium.findIndex((pl) => pl.includes(seat));
+    return i < 0 ? 0 : placeAt(sum, i);
+  };
   /* a place in words ("1位" / "#1"): no emoji, a TV may have no font for them */
   const placeText = (place) => t("night.place", { place });
 
@@ -39,7 +44,7 @@
       const row = rowOf(s, seats[0]);
       return `<div class="step p${i + 1}" data-place="${i + 1}">
         <div class="who">${seats.map((seat) => `<span>${PH.markOf(s, seat)} ${esc(PH.nameOf(s, seat))}</span>`).join("")}</div>
-        <div class="block"><b>${esc(placeText(i + 1))}</b> ${esc(t("record.points", { points: row ? row.points : 0 }))}</div></div>`;
+        <div class="block"><b>${esc(placeText(placeAt(sum, i)))}</b> ${esc(t("record.points", { points: row ? row.points : 0 }))}</div></div>`;
     });
     return `<div class="podium" data-testid="podium">${blocks.join("")}</div>`;
   }

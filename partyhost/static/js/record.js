@@ -98,7 +98,11 @@
     const game = t(mine.game + ".name");
     if (r && r.coop) last = t(r.won ? "record.your_coop_won" : "record.your_coop_lost", { game });
     else if (r && r.places) {
-      const place = r.places.findIndex((pl) => pl.includes(s.me.seat)) + 1;
+      /* places count the seats ahead (10, 10, 8 → 1st, 1st, 3rd), as the TV's rankings do;
+         in a team game (a labelled winner) a place is a team, so the losing team is 2nd */
+      const at = r.places.findIndex((pl) => pl.includes(s.me.seat));
+      const teams = !!(r.detail && r.detail.label);
+      const place = at < 0 ? 0 : teams ? at + 1 : 1 + r.places.slice(0, at).reduce((n, pl) => n + pl.length, 0);
       if (place > 0) last = t("record.your_place", { game, place });
     }
     return `<div class="record-mine" data-testid="record-mine"><h2>${esc(t("record.title"))}</h2>
