@@ -109,8 +109,7 @@ def test_word_baskets_defaults_are_its_schemas_and_strict_has_no_vote():
     # only a playing seat's handicap other than normal, shown by name
     assert fact(strict, "handicap")["params"]["list"] == {"join": [
         {"key": "word_basket.howto.v.handicap_item",
-         "params": {"name": {"seat": "s2"}, "level": {"key": "word_basket.handicap.easy"}}}],
-        "sep": "decrypto.sep.list"}
+         "params": {"name": {"seat": "s2"}, "level": {"key": "word_basket.handicap.easy"}}}]}
 
 
 @pytest.mark.parametrize("count", range(2, 7))
@@ -129,7 +128,7 @@ def test_diabolos_tiles_replace_the_deal_count_and_handicaps_name_players():
     assert names(lines) == ["lang", "tiles", "interval", "handicap"]
     assert fact(lines, "tiles")["params"]["minus"] == 7
     assert fact(lines, "interval")["params"]["seconds"] == 6
-    assert fact(lines, "handicap")["params"]["names"] == {"join": [{"seat": "s2"}], "sep": "decrypto.sep.names"}
+    assert fact(lines, "handicap")["params"]["names"] == {"join": [{"seat": "s2"}]}
 
 
 # ----- what the lobby announces is what the game plays by -------------------------------------------

@@ -73,10 +73,11 @@ def seat_name(seat: str) -> dict:
     return {"seat": seat}
 
 
-def joined(items: list, sep: str) -> dict:
+def joined(items: list, sep: str | None = None) -> dict:
     """A param value a page shows as ``items`` (each a plain value, a :func:`msg` or a
-    :func:`seat_name`) joined by the catalogue text ``sep`` (e.g. ``"decrypto.sep.list"``)."""
-    return {"join": list(items), "sep": sep}
+    :func:`seat_name`) joined by the catalogue text ``sep`` (e.g. ``"decrypto.sep.list"``), or
+    without ``sep`` as the page's language lists things (``PH.list``: 、 in Japanese)."""
+    return {"join": list(items), "sep": sep} if sep else {"join": list(items)}
 
 
 def coach_step(prefix: str, step: str, next_step: str | None = None, **params: Any) -> dict:

@@ -932,7 +932,7 @@ class Diabolo(Game):
             out.append(msg("diabolo.howto.v.deals", count=count, times=deals_each(count), rounds=rounds))
         out.append(msg("diabolo.howto.v.interval", seconds=interval))
         if slow:
-            out.append(msg("diabolo.howto.v.handicap", names=joined([seat_name(s) for s in slow], "decrypto.sep.names")))
+            out.append(msg("diabolo.howto.v.handicap", names=joined([seat_name(s) for s in slow])))
         return out
 
     def guide(self, seat: str | None) -> dict:

@@ -895,7 +895,7 @@ class WordBasket(Game):
                    level={"key": f"word_basket.handicap.{handicaps[s]}"})
                for s in players if handicaps.get(s, "normal") != "normal"]
         if odd:
-            out.append(msg("word_basket.howto.v.handicap", list=joined(odd, "decrypto.sep.list")))
+            out.append(msg("word_basket.howto.v.handicap", list=joined(odd)))
         out.append(msg("word_basket.howto.v.reach", seconds=reach))
         if mode != "strict":
             out.append(msg("word_basket.howto.v.vote", seconds=vote))

@@ -5,7 +5,7 @@
  *
  * A text is {key, params}: a param whose name ends in "seat" is a seat id shown as its name, a
  * param that is {key, params?} is itself a text (a team, a word language), {seat} is a seat's
- * name, {join: [...], sep} a list joined with the catalogue's separator, a code such as
+ * name, {join: [...], sep?} a list joined with the catalogue text sep (or as PH.list lists), a code such as
  * "3-1-4" is drawn unbroken. The how-to's rules in use are drawn with the same text().
  * Loaded on every page after app.js; it draws after the page has drawn each state. */
 "use strict";
@@ -20,7 +20,10 @@
     if (v && typeof v === "object") {
       if (v.key) return text(v, s);
       if (typeof v.seat === "string") return PH.nameOf(s, v.seat);
-      if (Array.isArray(v.join)) return v.join.map((x) => value(x, s)).join(t(v.sep));
+      if (Array.isArray(v.join)) {
+        const items = v.join.map((x) => value(x, s));
+        return v.sep ? items.join(t(v.sep)) : PH.list(items);
+      }
     }
     return v;
   }
