@@ -199,9 +199,10 @@ def test_diabolo_best_claim_of_a_round_and_the_claim_log():
     assert g.view(None)["log"] == [
         {"seat": "s2", "word": "HANG", "count": 4, "status": "taken"},
         {"seat": "s1", "word": "LAGER", "count": 5, "status": "taken"}]
+    assert g.view(None)["log_best"] == 1  # the TV stars LAGER, the round's best so far
     dia.play_round_out(g, 5.0)
     g.apply(g.view(None)["next_dealer"], {"type": "deal", "round": 2}, 6.0)
-    assert g.view(None)["log"] == []  # a new round starts a new log
+    assert g.view(None)["log"] == [] and g.view(None)["log_best"] is None  # a new round, a new log
     dia.turn_up(g, ["H", "A", "N", "G"], now=7.0)
     dia.claim(g, "s2", "HANG", ["H", "A", "N", "G"], now=8.0)
     dia.play_round_out(g, 9.0)

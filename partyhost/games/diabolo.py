@@ -842,15 +842,24 @@ class Diabolo(Game):
         elif self.round >= len(self.dealers):
             self._finish_game()
 
+    def best_claim_index(self) -> int | None:
+        """The round's best claim so far: the index in ``log`` of the taken claim with the most
+        cards (the first of equals), or None before one is taken. The TV stars it."""
+        best = None
+        for i, c in enumerate(self.log):
+            if c["status"] == "taken" and (best is None or c["count"] > self.log[best]["count"]):
+                best = i
+        return best
+
     def _keep_best_claim(self, counts: dict[str, int]) -> None:
         """At a round's end, keep this round's best claim (the most cards; the first wins a tie)
         as the highlight candidate ``claim``, scored by its share of every card taken in the
         round (claims and picks): the claim that carried its round the most."""
-        taken = [c for c in self.log if c["status"] == "taken"]
+        at = self.best_claim_index()
         total = sum(counts.values())
-        if not taken or total <= 0:
+        if at is None or total <= 0:
             return
-        best = max(taken, key=lambda c: c["count"])  # max keeps the first of equals
+        best = self.log[at]
         self._keep("claim", best["count"] / total, seat=best["seat"], word=best["word"],
                    count=best["count"], of=total, round=self.round)
 
@@ -958,7 +967,8 @@ class Diabolo(Game):
         "face", "as"}], "status": "vote"|"taken"|"rejected"|"withdrawn", "voted"?}, "vote": None
         | TableVote.view(), "picking": None | {"pickers", "picked": {seat: {"id", "face",
         "from", "random"}}, "deadline"}, "results", "winners", "possible", "log": [{"seat", "word", "count", "status":
-        "taken"|"rejected"}] (this round's settled claims, oldest first), "victory_tiles",
+        "taken"|"rejected"}] (this round's settled claims, oldest first), "log_best": index in
+        "log" of the round's best claim or None, "victory_tiles",
         "tile_handicap", "last_event", "version"}``; a seat also gets ``"me"``.
         """
         totals = self.totals()
@@ -999,6 +1009,7 @@ class Diabolo(Game):
             "winners": list(self.winners),
             "possible": list(self.possible),
             "log": plain(self.log),
+            "log_best": self.best_claim_index(),
             "victory_tiles": self.victory_tiles,
             "tile_handicap": self.tile_handicap,
             "last_event": plain(self.last_event),

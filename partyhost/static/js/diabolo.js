@@ -387,8 +387,7 @@
      starred. It stays up through the round's scores. */
   function logHtml(g, s) {
     const log = g.log || [];
-    let best = -1;
-    log.forEach((c, i) => { if (c.status === "taken" && (best < 0 || c.count > log[best].count)) best = i; });
+    const best = g.log_best == null ? -1 : g.log_best;  /* the game says which claim is best */
     const items = log.map((c, i) => `<li class="${esc(c.status)}${i === best ? " best" : ""}" data-testid="log-claim" data-seat="${esc(c.seat)}">
         ${PH.markOf(s, c.seat)}<span class="who" style="color:${PH.colorOf(s, c.seat)}">${esc(name(s, c.seat))}</span>
         <span class="w">${esc(c.word)}</span><b>${c.status === "taken" ? "+" + c.count : esc(t("diabolo_reveal.rejected"))}</b></li>`).reverse();
