@@ -223,8 +223,10 @@ class Engine:
         self.party = Party(room=room_code(self.rng))
         self.connections: dict[str, Connection] = {}
         self._sent: dict[str, str] = {}
-        # sid -> {"games"/"roster": the JSON of that part the socket holds} (see HELD_PARTS)
+        # sid -> {part: the JSON of that part the socket holds} (see HELD_PARTS)
         self._held: dict[str, dict[str, str]] = {}
+        # the games catalogue (the same list every flush, registry.describe) and its JSON
+        self._catalogue: tuple[Any, str] = (None, "")
         self._recent_by_seat: dict[str, deque] = {}
         self._paused_total = 0.0
         self._game_floor = float("-inf")  # the latest game time handed out (see received_game_time)
@@ -951,7 +953,7 @@ class Engine:
                 try:
                     lean[kind] = (view, lean_view, encode_view(lean_view, memo))
                     if not held_texts:
-                        held_texts = {k: wire.compact(view["party"].get(k)) for k in HELD_PARTS}
+                        held_texts = self._held_texts(view["party"])
                 except ValueError:
                     # a non-finite number in a view: a bug in a game. That socket keeps its last
                     # good state; the others still get theirs, then the bug is raised loudly.
@@ -985,6 +987,21 @@ class Engine:
                 self._send("state", state, sid)
         if unsendable:
             raise ValueError(f"a view holds a non-finite number (sockets {unsendable}); not sent")
+
+    def _held_texts(self, party_view: dict) -> dict[str, str]:
+        """The JSON of each of :data:`HELD_PARTS` in ``party_view``, to compare with what each
+        socket holds. The catalogue is the same list every time (:func:`registry.describe`), so
+        its text is written once per process, not once per flush."""
+        texts = {}
+        for key in HELD_PARTS:
+            value = party_view.get(key)
+            if key == "games":
+                if self._catalogue[0] is not value:
+                    self._catalogue = (value, wire.compact(value))
+                texts[key] = self._catalogue[1]
+            else:
+                texts[key] = wire.compact(value)
+        return texts
 
     def _send(self, event: str, data: Any, sid: str) -> None:
         try:

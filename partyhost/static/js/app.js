@@ -67,9 +67,10 @@ const PH = (() => {
     socket.on("kicked", () => { store.set("token", null); fire("kicked", {}); });
     socket.on("state", (s) => {
       s.receivedAt = Date.now(); /* wall clock: it keeps running while a phone sleeps */
-      /* The games catalogue and the roster come only when they differ from what this socket
-         holds (always in the first state after a (re)connect): keep them. */
-      if (last) for (const k of ["games", "roster"]) if (!(k in s.party)) s.party[k] = last.party[k];
+      /* The games catalogue, the roster, the names, the night's record and the scoreboard come
+         only when they differ from what this socket holds (always in the first state after a
+         (re)connect): keep them (wire.HELD_PARTS). */
+      if (last) for (const k of ["games", "roster", "names", "record", "scoreboard"]) if (!(k in s.party)) s.party[k] = last.party[k];
       last = s;
       if (firstSerial === null) firstSerial = s.party.serial;
       const due = afterState.splice(0);
