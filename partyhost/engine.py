@@ -970,9 +970,10 @@ class Engine:
         # A view depends on the socket's role, its seat and its host powers only (view_for), so
         # each distinct view is built and encoded once per flush, however many screens show it.
         # The encoding is both the "did it change" key and the text that goes out (issue 18).
-        # The games catalogue (static) and the roster (public, changes rarely) are held by the
-        # page: the views are encoded without them, and a socket gets each only when what it
-        # holds differs (its first state after each (re)connect, or a roster change).
+        # The parts of the party view a page holds (wire.HELD_PARTS: the catalogue, roster,
+        # names, record, scoreboard; no game action changes them): the views are encoded
+        # without them, and a socket gets each only when what it holds differs (its first state
+        # after each (re)connect, or a change of that part).
         lean: dict[tuple, tuple[dict, dict, str] | None] = {}  # kind -> (full view, lean view, text)
         variants: dict[tuple, tuple[dict, str]] = {}  # (kind, parts) -> (view, text) with those parts
         parties: dict[tuple, dict] = {}  # parts -> the lean party view plus those parts (shared)
