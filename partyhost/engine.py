@@ -347,10 +347,12 @@ class Engine:
                 break
             self._process(message)
             count += 1
-        self._fire_timers()
-        if self.party.settle(self.game_now()):  # a game just ended: into the night's record
-            self._dirty = True
-        self._flush()
+        try:
+            self._fire_timers()
+            if self.party.settle(self.game_now()):  # a game just ended: into the night's record
+                self._dirty = True
+        finally:  # a timer that raised (the game was restored) must not hold the answers back
+            self._flush()
         return count
 
     def run_forever(self, max_wait: float = 1.0) -> None:

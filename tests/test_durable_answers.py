@@ -125,3 +125,31 @@ def test_a_seat_is_saved_exactly_as_dataclasses_asdict_wrote_it():
     for seat in seats:
         assert seat.to_dict() == asdict(seat)
         assert list(seat.to_dict()) == [f.name for f in fields(Seat)]
+
+
+def test_a_timer_that_raises_does_not_hold_the_batch_s_answers_back(monkeypatch):
+    """A game's timer that fails (the engine restores the game and raises) in the same turn as
+    a message: the message's answer and the states still go out, after the snapshot."""
+    import pytest
+
+    from partyhost.games.base import RuleError
+
+    rig, log = rig_with_log()
+    tv = rig.tv()
+    a = rig.phone("a")
+    rig.phone("b")
+    assert tv.send("host", {"op": "start"})["ok"]
+    game = rig.game
+
+    def broken_tick(now):
+        raise RuntimeError("a bug in a timer")
+
+    monkeypatch.setattr(game, "next_deadline", lambda: rig.engine.game_now() - 1)
+    monkeypatch.setattr(game, "tick", broken_tick)
+    saves = len(rig.engine.store.saves)
+    a.client.emit("lang", {"id": "t1", "lang": "en"})
+    with pytest.raises(RuleError):
+        rig.drain()
+    assert a.result("t1") == {"id": "t1", "ok": True}
+    assert len(rig.engine.store.saves) == saves + 1
+    assert rig.engine.store.saves[-1]["party"]["seats"][0]["lang"] == "en"
