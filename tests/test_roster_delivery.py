@@ -5,6 +5,7 @@ step. A reconnect (a new socket) gets the whole roster in its first state."""
 from __future__ import annotations
 
 from partyhost.party import HOST_GRACE
+from partyhost.wire import HELD_PARTS
 
 from .helpers import Rig
 
@@ -186,7 +187,7 @@ def test_a_settled_game_reaches_every_socket_in_the_record_and_plays_carry_no_he
     for k, c in clients.items():
         new = wire_states(c)[before[k]:]
         assert new, f"{k} got no state for the play"
-        held = [p for s in new for p in ("games", "roster", "names", "record", "scoreboard") if p in s["party"]]
+        held = [p for s in new for p in HELD_PARTS if p in s["party"]]
         assert held == [], f"{k} was sent {held} for a play"
     assert rig.engine.party.record == []
     # a plays 30 while b holds 20: the last life is lost, the game is over and settles
@@ -196,15 +197,31 @@ def test_a_settled_game_reaches_every_socket_in_the_record_and_plays_carry_no_he
     party = rig.engine.party
     assert party.game.over
     assert len(party.record) == 1, party.record
+    view = rig.engine.party_view()
     for k, c in clients.items():
         kept = c.state["party"]
         assert kept["record"] == party.record, k
         assert kept["scoreboard"] == party.scoreboard(), k
         assert kept["names"] == party.names, k
-        assert "record" in wire_states(c)[-1]["party"] or any(
-            "record" in s["party"] for s in wire_states(c)[before[k]:]), k
+        for part in HELD_PARTS:  # momentum (もう一度) and howto too: as the party has them now
+            assert kept[part] == view[part], (k, part)
+        assert any("record" in s["party"] for s in wire_states(c)[before[k]:]), k
     # a new TV page and a reloaded phone get every held part in their first state
     for client in (rig.tv(), rig.phone(token=a.token)):
         first = wire_states(client)[0]["party"]
+        view = rig.engine.party_view()
         assert first["record"] == party.record and first["scoreboard"] == party.scoreboard()
-        assert first["names"] == party.names and first["roster"] == party.roster() and first["games"]
+        assert {p: first[p] for p in HELD_PARTS} == {p: view[p] for p in HELD_PARTS}
+
+
+def test_the_page_keeps_the_same_parts_the_server_holds_back():
+    """app.js lists the held parts itself (no build step shares wire.py's tuple): same list."""
+    import re
+    from pathlib import Path
+
+    import partyhost
+
+    app = (Path(partyhost.__file__).parent / "static" / "js" / "app.js").read_text()
+    listed = re.search(r"const HELD = \[([^\]]*)\]", app)
+    assert listed, "app.js no longer declares const HELD = [...]"
+    assert tuple(re.findall(r'"(\w+)"', listed.group(1))) == HELD_PARTS
