@@ -64,8 +64,9 @@ screenshots: install-test chromium
 	PARTYHOST_SHOTS=docs $(BIN)/python -m pytest -q tests/test_e2e_*.py
 
 ## Every benchmark in bench/: real server + simulated phones over loopback (latency, throughput,
-## memory; bench_fanout.py: server CPU per action at N = 9/17/33 with permessage-deflate clients,
-## as browsers connect, against a bare Flask-SocketIO floor), word-list load time, lookups and memory.
+## memory; bench_fanout.py: server CPU per action at N = 5/9/17/33 with permessage-deflate clients,
+## as browsers connect, against a bare Flask-SocketIO floor; bench_startup.py: start to first accepted
+## connection and idle RSS), word-list load time, lookups and memory.
 bench: install-test
 	@set -e; for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b; done
 

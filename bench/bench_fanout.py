@@ -331,7 +331,7 @@ class FanoutBench(bm.ModeBench):
 def main(argv: list[str] | None = None) -> int:
     """Run the bench (see the module docstring); returns the exit status."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--n", default="9,17,33", help="sockets per run, comma-separated (>= 5)")
+    ap.add_argument("--n", default="5,9,17,33", help="sockets per run, comma-separated (>= 5)")
     ap.add_argument("--server", action="append", default=[], metavar="NAME=DIR",
                     help="a partyhost source folder to measure (repeatable; default: this one)")
     ap.add_argument("--no-floor", action="store_true", help="skip the bare Flask-SocketIO floor")

@@ -223,8 +223,10 @@ class Engine:
         self.party = Party(room=room_code(self.rng))
         self.connections: dict[str, Connection] = {}
         self._sent: dict[str, str] = {}
-        # sid -> {"games"/"roster": the JSON of that part the socket holds} (see HELD_PARTS)
+        # sid -> {part: the JSON of that part the socket holds} (see HELD_PARTS)
         self._held: dict[str, dict[str, str]] = {}
+        # the games catalogue (the same list every flush, registry.describe) and its JSON
+        self._catalogue: tuple[Any, str] = (None, "")
         self._recent_by_seat: dict[str, deque] = {}
         self._paused_total = 0.0
         self._game_floor = float("-inf")  # the latest game time handed out (see received_game_time)
@@ -238,6 +240,9 @@ class Engine:
         self._claim_answer: dict[str, str] = {}  # sid -> "refused" | "gone": told on its page
         self._moved: dict[str, str] = {}  # a taken-over seat's old token -> seat id
         self._save_failure: dict | None = None  # {"reason", "count", "retry_at"} while saving fails
+        # what the messages of this batch answered (results, welcomes, kicks): held until the
+        # batch's snapshot is written, so nothing is acknowledged before it is durable (_flush)
+        self._answers: list[tuple[str, Any, str]] = []
         if snapshot:
             self._restore(snapshot)
 
@@ -342,10 +347,12 @@ class Engine:
                 break
             self._process(message)
             count += 1
-        self._fire_timers()
-        if self.party.settle(self.game_now()):  # a game just ended: into the night's record
-            self._dirty = True
-        self._flush()
+        try:
+            self._fire_timers()
+            if self.party.settle(self.game_now()):  # a game just ended: into the night's record
+                self._dirty = True
+        finally:  # a timer that raised (the game was restored) must not hold the answers back
+            self._flush()
         return count
 
     def run_forever(self, max_wait: float = 1.0) -> None:
@@ -920,18 +927,55 @@ class Engine:
             self._save_failure = None
 
     def _flush(self) -> None:
+        """Send each socket its changed view, write the snapshot, then the batch's answers.
+
+        Order (issue 18, item 3): the states of sockets that sent nothing in this batch go
+        first: they acknowledge nothing, so they need not wait for the disk. Then the snapshot
+        is written, once for the whole batch however many messages it held (a group commit).
+        Only then do the batch's answers (``result``, ``welcome``, ``kicked``) and the states of
+        the sockets that sent them go out, so a phone is never told that its action was taken
+        before a ``kill -9`` could no longer lose it, in either async mode (threading sends
+        from other threads at once; under eventlet nothing leaves before the loop yields).
+        """
         if not self._dirty:
+            self._release([])  # nothing changed: nothing to save before answering
             return
         self._dirty = False
         now = self.game_now()
-        if self.store is not None:
-            self._save(now)
+        after_save: list[tuple[str, Any]] = []
+        shown = self.save_failing
+        try:
+            after_save, unsendable = self._fan_out(now)
+        finally:  # even when a view cannot be built (a bug): save, then answer
+            if self.store is not None:
+                self._save(now)
+            self._release(after_save)
+        if self.save_failing != shown:
+            # saving just started failing or works again: the TV's warning (alerts) changed
+            # with this write, so the views go out once more (rare, only on such a change)
+            _, unsendable = self._fan_out(now)
+        if unsendable:
+            raise ValueError(f"a view holds a non-finite number (sockets {unsendable}); not sent")
+
+    def _release(self, states: list[tuple[str, Any]]) -> None:
+        """Send the held answers of this batch in order, then ``states`` (``(sid, state)``)."""
+        answers, self._answers = self._answers, []
+        for event, data, sid in answers:
+            self._send(event, data, sid, hold=False)
+        for sid, state in states:
+            self._send("state", state, sid, hold=False)
+
+    def _fan_out(self, now: float) -> tuple[list[tuple[str, Any]], list[str]]:
+        """Send the changed views to the sockets that sent nothing in this batch. Returns the
+        ``(sid, state)`` pairs that wait for the snapshot, and the sockets whose view could not
+        be written (a non-finite number: a bug in a game)."""
         # A view depends on the socket's role, its seat and its host powers only (view_for), so
         # each distinct view is built and encoded once per flush, however many screens show it.
         # The encoding is both the "did it change" key and the text that goes out (issue 18).
-        # The games catalogue (static) and the roster (public, changes rarely) are held by the
-        # page: the views are encoded without them, and a socket gets each only when what it
-        # holds differs (its first state after each (re)connect, or a roster change).
+        # The parts of the party view a page holds (wire.HELD_PARTS: the catalogue, roster,
+        # names, record, scoreboard; no game action changes them): the views are encoded
+        # without them, and a socket gets each only when what it holds differs (its first state
+        # after each (re)connect, or a change of that part).
         lean: dict[tuple, tuple[dict, dict, str] | None] = {}  # kind -> (full view, lean view, text)
         variants: dict[tuple, tuple[dict, str]] = {}  # (kind, parts) -> (view, text) with those parts
         parties: dict[tuple, dict] = {}  # parts -> the lean party view plus those parts (shared)
@@ -951,7 +995,7 @@ class Engine:
                 try:
                     lean[kind] = (view, lean_view, encode_view(lean_view, memo))
                     if not held_texts:
-                        held_texts = {k: wire.compact(view["party"].get(k)) for k in HELD_PARTS}
+                        held_texts = self._held_texts(view["party"])
                 except ValueError:
                     # a non-finite number in a view: a bug in a game. That socket keeps its last
                     # good state; the others still get theirs, then the bug is raised loudly.
@@ -978,15 +1022,39 @@ class Engine:
             with_parts, full_text = variants[kind, parts]
             outgoing.setdefault(full_text, (with_parts, []))[1].append(conn.sid)
         now_json = '{"now":' + wire.dumps(now) + ","
+        answered = {sid for _, _, sid in self._answers}
+        after_save: list[tuple[str, Any]] = []
         for text, (view, sids) in outgoing.items():
             view["now"] = now
             state = wire.EncodedView(view, now_json + text[1:])  # a view is never {}
             for sid in sids:
-                self._send("state", state, sid)
-        if unsendable:
-            raise ValueError(f"a view holds a non-finite number (sockets {unsendable}); not sent")
+                if sid in answered:
+                    after_save.append((sid, state))
+                else:
+                    self._send("state", state, sid, hold=False)
+        return after_save, unsendable
 
-    def _send(self, event: str, data: Any, sid: str) -> None:
+    def _held_texts(self, party_view: dict) -> dict[str, str]:
+        """The JSON of each of :data:`HELD_PARTS` in ``party_view``, to compare with what each
+        socket holds. The catalogue is the same list every time (:func:`registry.describe`), so
+        its text is written once per process, not once per flush."""
+        texts = {}
+        for key in HELD_PARTS:
+            value = party_view.get(key)
+            if key == "games":
+                if self._catalogue[0] is not value:
+                    self._catalogue = (value, wire.compact(value))
+                texts[key] = self._catalogue[1]
+            else:
+                texts[key] = wire.compact(value)
+        return texts
+
+    def _send(self, event: str, data: Any, sid: str, hold: bool = True) -> None:
+        """Send one event to one socket; with ``hold`` (every answer to a message) it waits in
+        the batch's answers until the snapshot is written (:meth:`_flush`)."""
+        if hold:
+            self._answers.append((event, data, sid))
+            return
         try:
             self._emit(event, data, sid)
         except Exception:  # pragma: no cover - a dead socket must not stop the loop

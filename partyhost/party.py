@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import random
 import unicodedata
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Callable
 
 from . import wire
@@ -105,6 +105,15 @@ class Seat:
     connections: int = 0
     away_since: float | None = None
     spectator: bool = False
+
+    def to_dict(self) -> dict:
+        """The seat as a JSON-ready dict, equal to ``dataclasses.asdict(seat)`` (every field is a
+        plain value) at a tenth of its cost: the snapshot writes every seat after every action
+        (issue 18: ``asdict`` was 86 % of ``Party.to_dict`` with 33 seats)."""
+        return {name: getattr(self, name) for name in _SEAT_FIELDS}
+
+
+_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
 
 
 @dataclass
@@ -493,7 +502,7 @@ class Party:
         """JSON-ready snapshot (tokens included: for the local store only)."""
         return {
             "room": self.room,
-            "seats": [asdict(s) for s in self.seats.values()],
+            "seats": [s.to_dict() for s in self.seats.values()],
             "host_seat": self.host_seat,
             "game_key": self.game_key,
             "options": self.options,

@@ -22,8 +22,11 @@ from socketio import packet as sio_packet
 
 #: Parts of the party view a page keeps from state to state: each goes to a socket only when it
 #: differs from what that socket was last sent (and in full after every (re)connect). Issue 18.
-#: The engine leaves them out, the page (app.js) and :mod:`partyhost.pyclient` keep them.
-HELD_PARTS = ("games", "roster")
+#: The engine leaves them out, the page (app.js) and :mod:`partyhost.pyclient` keep them. They
+#: change when someone joins, leaves, is renamed or goes away (roster, names, momentum), when the
+#: lobby changes (howto), when a game settles (record, scoreboard) or the night ends (summary), or
+#: never (the games catalogue); a game action rarely changes any (howto may, and is then sent).
+HELD_PARTS = ("games", "roster", "names", "record", "scoreboard", "howto", "momentum", "summary")
 
 MAX_SAFE_INTEGER = 2**53 - 1
 """Largest integer a browser's JavaScript number holds exactly (``Number.MAX_SAFE_INTEGER``).

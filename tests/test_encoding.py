@@ -149,3 +149,23 @@ def test_the_games_catalogue_comes_once_per_connection_and_again_after_a_reconne
     assert again.state["party"]["games"] == first_a["party"]["games"]
     # as sent to the new socket: everything the old socket holds (catalogue and roster kept)
     assert again.received("state")[-1]["party"] == a.state["party"]
+
+
+def test_the_games_catalogue_is_built_and_written_once_not_every_flush(monkeypatch):
+    """The catalogue never changes while the host runs: ``registry.describe`` hands out the same
+    list, and the engine keeps its JSON, so a flush neither rebuilds nor re-encodes it only to
+    find that every socket already holds it."""
+    from partyhost.games import registry
+
+    rig = Rig(seed=4)
+    tv, a = rig.tv(), rig.phone("a")
+    assert registry.describe() is registry.describe()
+    seen = written(monkeypatch)
+    assert tv.send("host", {"op": "choose", "game": "top_ten"})["ok"]
+    assert a.send("lang", {"lang": "en"})["ok"]
+    catalogue = registry.describe()
+    assert not [o for o in seen if o is catalogue or (isinstance(o, list) and o and isinstance(o[0], dict)
+                                                      and "min" in o[0] and "options" in o[0])]
+    # a new socket still gets it, from the kept text
+    first = rig.tv().received("state")[0]
+    assert first["party"]["games"] == catalogue

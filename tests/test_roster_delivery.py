@@ -5,6 +5,7 @@ step. A reconnect (a new socket) gets the whole roster in its first state."""
 from __future__ import annotations
 
 from partyhost.party import HOST_GRACE
+from partyhost.wire import HELD_PARTS
 
 from .helpers import Rig
 
@@ -169,3 +170,58 @@ def test_keep_held_fills_only_what_is_missing_and_leaves_the_state_as_sent():
     newer = {"party": {"roster": [], "serial": 3}}  # an empty roster is a roster: kept as sent
     assert keep_held(newer, kept)["party"]["roster"] == []
     assert keep_held(lean, None) is lean
+
+
+def test_a_settled_game_reaches_every_socket_in_the_record_and_plays_carry_no_held_part():
+    """The night's record, the scoreboard and the names are held like the roster: a game action
+    sends none of them; the game that settles puts them in every socket's next state; a new
+    socket gets them all in its first state."""
+    rig = Rig(seed=5)
+    tv, a, b = rig.playing({"s1": [10, 30], "s2": [20]}, lives=1)
+    late = rig.phone("Cy")  # joins during the game: a spectator
+    clients = {"tv": tv, "a": a, "b": b, "Cy": late}
+    before = {k: len(wire_states(c)) for k, c in clients.items()}
+    # a play that does not end the game: no held part in anybody's state
+    rig.clock.advance(1)
+    assert a.act({"type": "play", "card": 10, "level": 1, "at": rig.engine.game_now()})["ok"]
+    for k, c in clients.items():
+        new = wire_states(c)[before[k]:]
+        assert new, f"{k} got no state for the play"
+        held = [p for s in new for p in HELD_PARTS if p in s["party"]]
+        assert held == [], f"{k} was sent {held} for a play"
+    assert rig.engine.party.record == []
+    # a plays 30 while b holds 20: the last life is lost, the game is over and settles
+    rig.clock.advance(1)
+    assert a.act({"type": "play", "card": 30, "level": 1, "at": rig.engine.game_now()})["ok"]
+    rig.drain()
+    party = rig.engine.party
+    assert party.game.over
+    assert len(party.record) == 1, party.record
+    view = rig.engine.party_view()
+    for k, c in clients.items():
+        kept = c.state["party"]
+        assert kept["record"] == party.record, k
+        assert kept["scoreboard"] == party.scoreboard(), k
+        assert kept["names"] == party.names, k
+        for part in HELD_PARTS:  # momentum (もう一度) and howto too: as the party has them now
+            assert kept[part] == view[part], (k, part)
+        assert any("record" in s["party"] for s in wire_states(c)[before[k]:]), k
+    # a new TV page and a reloaded phone get every held part in their first state
+    for client in (rig.tv(), rig.phone(token=a.token)):
+        first = wire_states(client)[0]["party"]
+        view = rig.engine.party_view()
+        assert first["record"] == party.record and first["scoreboard"] == party.scoreboard()
+        assert {p: first[p] for p in HELD_PARTS} == {p: view[p] for p in HELD_PARTS}
+
+
+def test_the_page_keeps_the_same_parts_the_server_holds_back():
+    """app.js lists the held parts itself (no build step shares wire.py's tuple): same list."""
+    import re
+    from pathlib import Path
+
+    import partyhost
+
+    app = (Path(partyhost.__file__).parent / "static" / "js" / "app.js").read_text()
+    listed = re.search(r"const HELD = \[([^\]]*)\]", app)
+    assert listed, "app.js no longer declares const HELD = [...]"
+    assert tuple(re.findall(r'"(\w+)"', listed.group(1))) == HELD_PARTS

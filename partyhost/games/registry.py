@@ -33,9 +33,20 @@ def assets() -> dict[str, list[str]]:
     }
 
 
+_described: tuple[tuple, list[dict]] = ((), [])
+
+
 def describe() -> list[dict]:
-    """Public description of every game for the lobby: key, player bounds, options schema."""
-    return [
-        {"key": key, "min": cls.MIN_PLAYERS, "max": cls.MAX_PLAYERS, "options": cls.OPTIONS}
-        for key, cls in GAMES.items()
-    ]
+    """Public description of every game for the lobby: key, player bounds, options schema.
+
+    Built once and then the *same list* is returned while :data:`GAMES` holds the same classes
+    (issue 18: the engine builds the party view every flush and keeps the catalogue's JSON by
+    this object's identity). Callers must not change it."""
+    global _described
+    games = tuple(GAMES.items())
+    if _described[0] != games:
+        _described = (games, [
+            {"key": key, "min": cls.MIN_PLAYERS, "max": cls.MAX_PLAYERS, "options": cls.OPTIONS}
+            for key, cls in games
+        ])
+    return _described[1]

@@ -42,6 +42,8 @@ const PH = (() => {
   let role = "phone";
   const pending = new Map();
   let last = null;
+  /* wire.HELD_PARTS: parts of party a state carries only when they changed for this socket */
+  const HELD = ["games", "roster", "names", "record", "scoreboard", "howto", "momentum", "summary"];
 
   function connect(asRole) {
     role = asRole;
@@ -67,9 +69,10 @@ const PH = (() => {
     socket.on("kicked", () => { store.set("token", null); fire("kicked", {}); });
     socket.on("state", (s) => {
       s.receivedAt = Date.now(); /* wall clock: it keeps running while a phone sleeps */
-      /* The games catalogue and the roster come only when they differ from what this socket
+      /* The parts of the party view in wire.HELD_PARTS (catalogue, roster, names, record,
+         scoreboard, howto, momentum, summary) come only when they differ from what this socket
          holds (always in the first state after a (re)connect): keep them. */
-      if (last) for (const k of ["games", "roster"]) if (!(k in s.party)) s.party[k] = last.party[k];
+      if (last) for (const k of HELD) if (!(k in s.party)) s.party[k] = last.party[k];
       last = s;
       if (firstSerial === null) firstSerial = s.party.serial;
       const due = afterState.splice(0);
