@@ -36,8 +36,8 @@ _WATCH = """() => { window.__drumSteps = [];
 
 
 def save_round(data) -> tuple[list[str], list[str]]:
-    """Five players, round 1 of Top Ten with the coach on: s1 captains and has revealed 1 and 7;
-    the next confirmed pick, 5, is a miss. Returns the phones' tokens (tok0 = s1) and the
+    """Five players, round 1 of Top Ten with the coach on: s1 captains and has revealed 1 and 5;
+    the next confirmed pick, 3, is a miss. Returns the phones' tokens (tok0 = s1) and the
     answerers from lowest to highest number."""
     g = tt.make(5, first_captain="s1")
     tt.to_order(g, NUMBERS if "s1" in g.answerers else None)
