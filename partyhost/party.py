@@ -433,6 +433,8 @@ class Party:
             raise RuleError("night_empty")
         if on and self.phase == "game":  # a finished game still on screen: back to the lobby first
             self.end()
+        if on:  # why the last game ended is old news once the night is summed up
+            self.ended = None
         self.summary = bool(on)
 
     def again(self, rng: random.Random, now: float) -> None:

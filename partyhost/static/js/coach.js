@@ -78,6 +78,10 @@
       main.parentNode.insertBefore(el, main);
     }
     const strip = running(s) ? s.game.coach.strip : null;
+    /* a game staging a reveal (Top Ten's drum roll) holds the strip as it was, so its words do
+       not tell the table the outcome before the screen shows it */
+    const hold = strip && PH.coachHold && PH.coachHold[s.party.game_key];
+    if (hold && el.dataset.html && hold(s)) return;
     if (!strip) { el.hidden = true; el.innerHTML = ""; el.dataset.html = ""; delete el.dataset.step; return; }
     el.hidden = false;
     el.dataset.step = strip.step;

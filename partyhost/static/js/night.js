@@ -142,18 +142,26 @@
 
   const FONT = `"Hiragino Sans", "Noto Sans CJK JP", "Noto Sans JP", "Yu Gothic", Meiryo, system-ui, sans-serif`;
 
-  /** Lines of ``text`` no wider than ``width`` at the context's font (breaks anywhere: Japanese
-   *  has no spaces), at most ``max`` lines, the last one ending in … when cut. */
+  /* what a line may break after: one CJK character (Japanese has no spaces), or a Latin word with
+     the spaces after it (an English line breaks between words, never inside "summary") */
+  const UNITS = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]|[^\s\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]+\s*|\s+/gu;
+
+  /** Lines of ``text`` no wider than ``width`` at the context's font, at most ``max`` lines, the
+   *  last one ending in … when cut. Japanese breaks between any two characters, Latin words at
+   *  their spaces; a word wider than a whole line breaks anywhere. */
   function wrap(ctx, text, width, max) {
     const lines = [];
     let line = "";
-    for (const ch of Array.from(text)) {
-      if (ctx.measureText(line + ch).width > width && line) {
-        lines.push(line);
-        line = ch.trim() ? ch : "";
+    const units = (text.match(UNITS) || [])
+      .flatMap((u) => (ctx.measureText(u.trimEnd()).width > width ? Array.from(u) : [u]));
+    for (const u of units) {
+      if (ctx.measureText((line + u).trimEnd()).width > width && line.trim()) {
+        lines.push(line.trimEnd());
+        line = u.trimStart();
         if (lines.length === max) break;
-      } else line += ch;
+      } else line += u;
     }
+    line = line.trimEnd();
     if (lines.length < max && line) lines.push(line);
     else if (lines.length === max && line) lines[max - 1] = lines[max - 1].replace(/.$/u, "…");
     return lines;
@@ -296,7 +304,7 @@
   });
 
   PH.night = {
-    tv, phone, drawImage, wire,
+    tv, phone, drawImage, wire, wrap,
     lobbyTv: (s) => momentumHtml(s, false),
     lobbyPhone: (s) => momentumHtml(s, true),
   };

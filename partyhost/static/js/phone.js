@@ -150,7 +150,11 @@
 
   function render() {
     const s = PH.last;
-    document.querySelectorAll(".room").forEach((el) => { el.textContent = s ? `${t("app.room")} ${s.party.room}` : ""; });
+    /* the label small above the code: at 360 px 「ルーム」/"Room" and the code no longer break
+       onto two lines of the same size beside the ? and language buttons */
+    document.querySelectorAll(".room").forEach((el) => {
+      PH.patch(el, s ? `<small>${esc(t("app.room"))}</small> <b>${esc(s.party.room)}</b>` : "");
+    });
     if (!s) return;
     if (!s.me) {
       PH.wake.update(false);

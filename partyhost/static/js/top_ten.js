@@ -60,6 +60,14 @@
     }, 75);
   }
 
+  /* The TV's coach strip waits while a reveal is under the drum (coach.js): "Out of order: a
+     unicorn flipped" must not come before the number does. */
+  PH.coachHold = PH.coachHold || {};
+  PH.coachHold.top_ten = (s) => {
+    const g = s.game;
+    return !!(g && g.reveals && shown.key === `${s.party.serial}:${g.round}` && g.reveals.length > shown.count);
+  };
+
   function track(s, g, role) {
     const key = `${s.party.serial}:${g.round}`;
     if (shown.key !== key) {
