@@ -41,7 +41,8 @@ def test_labels_toast_and_reduced_motion(server, browser, pw):
             ol.innerHTML = '<li class="tile drum">?</li>'; document.body.appendChild(ol);
             const st = getComputedStyle(ol.firstChild); const r = [st.animationName, st.animationIterationCount];
             ol.remove(); return r; }"""
-        assert page.evaluate(drum) == ["tt-drum", "1"]
+        name, count = page.evaluate(drum)  # one near-instant run, or none at all
+        assert name == "none" or count == "1", (name, count)
         assert a.page.evaluate(drum) == ["tt-drum", "infinite"]  # the same rule, motion allowed
         assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
         other.close()
