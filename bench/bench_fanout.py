@@ -17,14 +17,22 @@ Servers, measured alternately in blocks in one run so that only ratios count on 
 * ``--server NAME=DIR`` (repeatable): ``python -m partyhost`` run from source folder DIR
   (default: this checkout, named ``partyhost``). Pass an older checkout to compare before/after.
 * ``floor``: ``bench/floor_server.py``, bare Flask-SocketIO + eventlet that does no game work and
-  sends each socket a prepared state: the TV state of the first partyhost run at that N whose
-  size is closest to the mean of that run's TV states
-  (``socketio.emit`` per socket). ``--no-floor`` skips it.
+  sends each socket prepared states (``socketio.emit`` per socket): the *replay* floor. Action k
+  sends the k-th of the (up to 400 latest) states the TV page received in the first partyhost run
+  at that N, in order, so consecutive frames change as a real table's do and permessage-deflate
+  does the same work as for partyhost's states.
+* ``floor-const``: the same server sending one constant state (the TV state of that run whose
+  size is closest to the mean), issue 18's first floor. A repeated state deflates to ~35 B a
+  frame (context takeover) where real, changing states take ~77 B, so this floor does less work
+  than any real table; it stays for comparison with earlier runs. ``--floors`` picks the floors
+  (default both), ``--no-floor`` skips them.
 
-For each N and server it prints one line (medians over blocks; ``ratio`` = x / floor)::
+For each N and server it prints one line (medians over blocks; ``ratio`` = x / replay floor,
+``ratio_const`` = x / constant floor)::
 
     N=<n> cpu_ms_per_action=<x> floor_cpu_ms_per_action=<y> ratio=<x/y> p50_ms=<a> p99_ms=<b>
         actions_per_s=<c> cpu_ms_per_action_per_socket=<x/n> wire_bytes_per_action=<w> server=<name>
+        const_floor_cpu_ms_per_action=<z> ratio_const=<x/z>
 
 Latency runs from just before the sender's ``emit`` until the last socket has the new state.
 
@@ -205,9 +213,10 @@ class FanoutBench(bm.ModeBench):
     sim_class = DeflateSim
 
     def __init__(self, name: str, source: Path | None, n: int, args: argparse.Namespace,
-                 state_file: str | None = None) -> None:
+                 state_file: str | None = None, states_file: str | None = None) -> None:
         super().__init__("eventlet", args)
         self.name, self.source, self.n, self.state_file = name, source, n, state_file
+        self.states_file = states_file
 
     def start_server(self) -> None:
         """Start this bench's server and wait for ``/healthz``."""
@@ -215,7 +224,9 @@ class FanoutBench(bm.ModeBench):
         self.url = f"http://127.0.0.1:{port}"
         if self.source is None:
             cmd = [sys.executable, str(ROOT / "bench" / "floor_server.py"), "--port", str(port)]
-            if self.state_file:
+            if self.states_file:
+                cmd += ["--states-file", self.states_file]
+            elif self.state_file:
                 cmd += ["--state-file", self.state_file]
             cwd = str(ROOT)
         else:
@@ -334,7 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", default="5,9,17,33", help="sockets per run, comma-separated (>= 5)")
     ap.add_argument("--server", action="append", default=[], metavar="NAME=DIR",
                     help="a partyhost source folder to measure (repeatable; default: this one)")
-    ap.add_argument("--no-floor", action="store_true", help="skip the bare Flask-SocketIO floor")
+    ap.add_argument("--no-floor", action="store_true", help="skip the bare Flask-SocketIO floors")
+    ap.add_argument("--floors", default="floor,floor-const",
+                    help="which floors: floor (replayed real states), floor-const (one constant state)")
     ap.add_argument("--blocks", type=int, default=2, help="rounds over all servers, alternating")
     ap.add_argument("--seconds", type=float, default=6.0, help="closed loop per block")
     ap.add_argument("--seed", type=int, default=1)
@@ -349,23 +362,27 @@ def main(argv: list[str] | None = None) -> int:
     ns = [int(x) for x in args.n.split(",")]
     print(f"# load average before: {os.getloadavg()}; nproc={os.cpu_count()}; "
           f"clients offer permessage-deflate; {args.blocks} blocks x {args.seconds:.0f} s", flush=True)
+    floors = [] if args.no_floor else [(f, None) for f in args.floors.split(",") if f]
     rows: dict = {}
     state_files: dict[int, str] = {}
+    states_files: dict[int, str] = {}
     tmp = tempfile.mkdtemp(prefix="partyhost-fanout-")
     for block in range(args.blocks):
         for n in ns:
-            order = servers + ([] if args.no_floor else [("floor", None)])
+            order = servers + floors
             if block % 2:
                 order = order[::-1]
             order.sort(key=lambda s: s[1] is None and n not in state_files)  # floor after one
             for name, source in order:
                 if source is None and n not in state_files:
                     continue  # the floor needs a real state of this N first
-                bench = FanoutBench(name, source, n, args, state_files.get(n))
+                bench = FanoutBench(name, source, n, args, state_files.get(n),
+                                    states_files.get(n) if name == "floor" else None)
                 try:
                     bench.start_server()
                     bench.connect_all()
                     bench.measure(1.0)  # warm up
+                    bench.tv.sio.state_texts.clear()  # record the measured loop's states only
                     r = bench.measure(args.seconds)
                     if source is not None and n not in state_files:
                         # the floor's state: the TV state of this run closest to their mean size
@@ -375,6 +392,10 @@ def main(argv: list[str] | None = None) -> int:
                         state_files[n] = os.path.join(tmp, f"tv-state-{n}.json")
                         Path(state_files[n]).write_text(
                             json.dumps(json.loads(typical[1:])[1], ensure_ascii=False))
+                        # the replay floor's states: this run's TV states, in the order received
+                        states_files[n] = os.path.join(tmp, f"tv-states-{n}.json")
+                        Path(states_files[n]).write_text(json.dumps(
+                            [json.loads(t[1:])[1] for t in texts], ensure_ascii=False))
                 finally:
                     bench.close()
                 r["load1"] = os.getloadavg()[0]
@@ -386,7 +407,9 @@ def main(argv: list[str] | None = None) -> int:
     for n in ns:
         floor = rows.get((n, "floor"))
         floor_cpu = statistics.median(r["cpu_ms_per_action"] for r in floor) if floor else None
-        for name, _ in servers + ([] if args.no_floor else [("floor", None)]):
+        const = rows.get((n, "floor-const"))
+        const_cpu = statistics.median(r["cpu_ms_per_action"] for r in const) if const else None
+        for name, _ in servers + floors:
             rs = rows[(n, name)]
             med = {k: statistics.median(r[k] for r in rs if r[k] is not None)
                    for k in ("cpu_ms_per_action", "p50_ms", "p99_ms", "actions_per_s",
@@ -399,6 +422,9 @@ def main(argv: list[str] | None = None) -> int:
                      f" actions_per_s={med['actions_per_s']:.0f}"
                      f" cpu_ms_per_action_per_socket={med['cpu_ms_per_action'] / n:.3f}"
                      f" wire_bytes_per_action={med['wire_bytes_per_action']:.0f} server={name}")
+            if const_cpu:
+                line += (f" const_floor_cpu_ms_per_action={const_cpu:.2f}"
+                         f" ratio_const={med['cpu_ms_per_action'] / const_cpu:.2f}")
             print(line, flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps({f"{n}:{k}": v for (n, k), v in rows.items()}, indent=1))

@@ -2,12 +2,21 @@
 """The stack's floor for ``bench_fanout.py``: bare Flask-SocketIO + eventlet, no game work.
 
 Every ``act`` is answered with a ``result`` to the sender, then every connected socket gets a
-prepared ``state`` (``--state-file``: the bench passes a real partyhost TV view of that N) with the ordinary
-``socketio.emit(..., to=sid)``, one emit per socket as partyhost's per-seat views need. The
-state carries ``party.serial`` and ``game.version`` like partyhost's, so the bench waits for it
-the same way. TCP_NODELAY is set on accepted sockets, as partyhost's server does.
+prepared ``state`` with the ordinary ``socketio.emit(..., to=sid)``, one emit per socket as
+partyhost's per-seat views need. The state carries ``party.serial`` and ``game.version`` like
+partyhost's, so the bench waits for it the same way. TCP_NODELAY is set on accepted sockets, as
+partyhost's server does. Two kinds of prepared state:
 
-Usage: ``python bench/floor_server.py --port P --state-file F`` (prints nothing; ``/healthz``).
+* ``--states-file F`` (the *replay* floor, the bench's default): a JSON list of the real states a
+  partyhost TV page received, in order, during one run of the same game at that N; action k sends
+  state k (cycling) to every socket. Consecutive states then differ the way a real table's do, so
+  permessage-deflate (context takeover) does the same work per frame as for partyhost's states.
+* ``--state-file F`` (the *constant* floor, issue 18's first floor): one real state, sent again
+  and again with only ``game.version`` changing; deflate shrinks such a repeat to ~35 bytes a
+  frame where partyhost's changing states take ~77, so this floor does less work than any table.
+
+Usage: ``python bench/floor_server.py --port P [--state-file F | --states-file F]`` (prints
+nothing; ``/healthz``).
 """
 
 from __future__ import annotations
@@ -45,21 +54,28 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--state-file", help="a real state (JSON) to send, e.g. a partyhost TV view")
+    ap.add_argument("--states-file", help="real states (a JSON list) to replay in order, one per action")
     args = ap.parse_args()
     app = Flask(__name__)
     sio = SocketIO(app, async_mode="eventlet", async_handlers=False, logger=False,
                    engineio_logger=False)
     sids: list[str] = []
     version = [0]
-    if args.state_file:
+    if args.states_file:
+        with open(args.states_file, encoding="utf-8") as f:
+            templates = json.load(f)
+    elif args.state_file:
         with open(args.state_file, encoding="utf-8") as f:
-            template = json.load(f)
+            templates = [json.load(f)]
     else:
-        template = {"party": {"serial": 1}, "game": {"version": 0}}
-    template.setdefault("party", {})["serial"] = 1
+        templates = [{"party": {"serial": 1}, "game": {"version": 0}}]
+    for template in templates:
+        template["party"] = {**(template.get("party") or {}), "serial": 1}
 
     def state() -> dict:
-        # a fresh dict per socket, as an app that builds each socket's view would
+        # a fresh dict per socket, as an app that builds each socket's view would; the state of
+        # this action (replay: the k-th recorded one), with the serial and version the bench awaits
+        template = templates[version[0] % len(templates)]
         return {**template, "game": {**(template.get("game") or {}), "version": version[0]}}
 
     @app.get("/healthz")

@@ -13,6 +13,7 @@ Nothing here talks to Flask: the engine is given an ``emit(event, data, sid)`` c
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import math
 import queue as queue_module
@@ -395,7 +396,9 @@ class Engine:
     def _guarded(self, change: Callable[[], None]) -> None:
         """Run a game change; on an unexpected exception, log it and restore the game as it was."""
         game = self.party.game
-        snapshot = game.to_dict() if game is not None else None
+        # the copy to restore is kept as JSON text and parsed only if the change fails (one
+        # encoding per action instead of an encoding and a parse: issue 18)
+        snapshot = game.to_json() if game is not None else None
         try:
             change()
         except RuleError:
@@ -403,7 +406,7 @@ class Engine:
         except Exception:
             log.exception("game raised; state restored")
             if snapshot is not None:
-                self.party.game = type(game).from_dict(snapshot, self.rng)
+                self.party.game = type(game).from_dict(json.loads(snapshot), self.rng)
             raise RuleError("internal") from None
 
     # ----- messages -----------------------------------------------------------------------------
@@ -905,7 +908,8 @@ class Engine:
         logged once, shown on the TV until a save works again, and retried every
         :data:`SAVE_RETRY` seconds meanwhile."""
         try:
-            self.store.save({"party": self.party.to_dict(), "game_now": now})
+            # live=True: the game's part is not deep-copied first, the store encodes it at once
+            self.store.save({"party": self.party.to_dict(live=True), "game_now": now})
         except Exception as error:
             retry_at = self.clock() + SAVE_RETRY
             if self._save_failure is None:

@@ -500,8 +500,16 @@ class Party:
         self.remove(seat_id)
 
     # ----- snapshots -------------------------------------------------------------------------
-    def to_dict(self) -> dict:
-        """JSON-ready snapshot (tokens included: for the local store only)."""
+    def to_dict(self, live: bool = False) -> dict:
+        """JSON-ready snapshot (tokens included: for the local store only).
+
+        ``live=True``: the game's part is :meth:`Game.live_dict` (the game's own values, not a
+        deep copy) for a caller that encodes the snapshot at once and keeps nothing (the store
+        after every action); the text it encodes to is the same.
+        """
+        game = None
+        if self.game:
+            game = {"key": self.game.KEY, "state": self.game.live_dict() if live else self.game.to_dict()}
         return {
             "room": self.room,
             "seats": [s.to_dict() for s in self.seats.values()],
@@ -509,7 +517,7 @@ class Party:
             "game_key": self.game_key,
             "options": self.options,
             "phase": self.phase,
-            "game": {"key": self.game.KEY, "state": self.game.to_dict()} if self.game else None,
+            "game": game,
             "game_serial": self.game_serial,
             "players": self.players,
             "last_players": self.last_players,

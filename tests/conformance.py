@@ -113,6 +113,11 @@ def check_views(game: Game, who: list[str | None], where: str) -> None:
 
 def check_round_trip(game: Game, who: list[str | None], rng: random.Random, where: str) -> None:
     data = game.to_dict()
+    # the store's per-action snapshot encodes the game's live values (no deep copy) and the
+    # engine's rollback copy is the JSON text: both must be the very snapshot to_dict gives
+    assert json.loads(game.to_json()) == data, f"{where}: to_json differs from to_dict"
+    assert json.dumps(game.live_dict(), sort_keys=True, allow_nan=False) == snapshot_text(game), (
+        f"{where}: the live snapshot encodes to another text")
     restored = type(game).from_dict(json.loads(json.dumps(data)), rng)
     assert snapshot_text(restored) == snapshot_text(game), f"{where}: snapshot does not round-trip"
     assert views(restored, who) == views(game, who), f"{where}: a restored game shows other views"

@@ -486,13 +486,32 @@ class Game:
         Raises:
             ValueError: a field holds something JSON cannot (a non-finite number, an object).
         """
-        state = {f: self.encode_field(f, getattr(self, f)) for f in self.FIELDS}
+        return json.loads(self.to_json())
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text (``json.loads(to_json()) == to_dict()``), without building
+        the copy: the engine's rollback copy before each change keeps only this text and parses
+        it only when a change fails (issue 18).
+
+        Raises:
+            ValueError: a field holds something JSON cannot (a non-finite number, an object).
+        """
+        return json.dumps(self.live_dict(), allow_nan=False)
+
+    def live_dict(self) -> dict:
+        """:meth:`to_dict`'s snapshot without the deep copy: its values are the game's own
+        (encoded by :meth:`encode_field`), so it must be serialised at once and never kept or
+        changed. For the store's snapshot of every action, which dumps it right away (issue 18:
+        the copy was a third encoding per action); ``tests/conformance.py`` checks that it
+        serialises to the same text as :meth:`to_dict` in every state it reaches."""
+        state = {"game": self.KEY, "v": self.STATE_VERSION}
+        for f in self.FIELDS:
+            state[f] = self.encode_field(f, getattr(self, f))
         if self.coach:
             state["coach"] = True  # absent while off: a snapshot without it reads as off
         if self.marks:
             state["marks"] = self.marks  # absent while empty: an older snapshot reads as none
-        text = json.dumps(state, allow_nan=False)
-        return {"game": self.KEY, "v": self.STATE_VERSION, **json.loads(text)}
+        return state
 
     @classmethod
     def migrate(cls, data: dict, version: int) -> dict:

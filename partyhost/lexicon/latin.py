@@ -25,6 +25,7 @@ LANGS: tuple[str, ...] = ("de", "en")
 _DE_FOLDS = str.maketrans({"Ä": "AE", "Ö": "OE", "Ü": "UE", "ẞ": "SS", "ß": "SS"})
 
 _sets: dict[str, frozenset[str]] = {}
+_sorted: dict[str, tuple[str, ...]] = {}
 _lock = threading.Lock()
 
 
@@ -66,7 +67,10 @@ def load(lang: str) -> None:
             return
         with _path(lang).open("rb") as raw, gzip.open(raw, "rt", encoding="ascii") as fh:
             data = fh.read()
-        _sets[lang] = frozenset(data.split())
+        listed = data.split()
+        listed.sort()  # the files are sorted already: linear time, and then A-Z is guaranteed
+        _sorted[lang] = tuple(listed)
+        _sets[lang] = frozenset(listed)
 
 
 def is_known(folded: str, lang: str) -> bool:
@@ -136,6 +140,14 @@ def is_word(folded: str, lang: str) -> bool:
     """True if the folded word is in the ``lang`` list or, for German, is a compound of its words
     (:func:`compound_parts`): what a table accepts without a vote."""
     return is_known(folded, lang) or compound_parts(folded, lang) is not None
+
+
+def sorted_words(lang: str) -> tuple[str, ...]:
+    """The folded word list of ``lang`` in A-Z order (shared and immutable): what a solver that
+    walks the list in order needs, without sorting the whole set again (issue 18: that sort cost
+    Diabolo ~0.25 s CPU at every start)."""
+    load(lang)
+    return _sorted[lang]
 
 
 def words(lang: str) -> frozenset[str]:

@@ -1,0 +1,66 @@
+"""Issue 18: one action encodes the game once for its rollback copy and once for the snapshot,
+and never deep-copies it through ``to_dict`` (which dumps and parses).
+
+Before: ``Engine._guarded`` kept ``Game.to_dict()`` (dumps + loads) before every change, the
+snapshot called ``to_dict()`` again (dumps + loads) and the store dumped it a third time. Now the
+rollback copy is ``Game.to_json()`` (parsed only when a change fails) and the snapshot encodes
+``Game.live_dict()``: the stored text is the same, and a failing change still restores the game
+exactly (``test_engine.py::test_exception_inside_a_game_is_answered_and_state_restored``).
+"""
+
+from __future__ import annotations
+
+import json
+
+from partyhost.games.base import Game
+from partyhost.games.the_mind import TheMind
+
+from .helpers import Rig
+
+
+class TextStore:
+    """A store that keeps what the real one writes: the snapshot's sorted JSON text."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def save(self, snapshot: dict) -> None:
+        self.texts.append(json.dumps(snapshot, ensure_ascii=False, sort_keys=True, allow_nan=False))
+
+
+def test_an_action_never_deep_copies_the_game(monkeypatch):
+    rig = Rig(seed=5)
+    rig.engine.store = TextStore()
+    tv, a, b = rig.playing({"s1": [10, 40], "s2": [20]})
+    calls = []
+    real = Game.to_dict
+
+    def counting(self):
+        calls.append(type(self).__name__)
+        return real(self)
+
+    monkeypatch.setattr(Game, "to_dict", counting)
+    saved = len(rig.engine.store.texts)
+    assert a.act({"type": "play", "level": 1, "card": 10})["ok"]
+    assert calls == [], "the rollback copy and the snapshot do not go through to_dict"
+    assert len(rig.engine.store.texts) == saved + 1
+    monkeypatch.undo()
+    # what was written is exactly the deep-copied snapshot's text
+    expected = json.dumps({"party": rig.engine.party.to_dict(), "game_now": json.loads(
+        rig.engine.store.texts[-1])["game_now"]}, ensure_ascii=False, sort_keys=True, allow_nan=False)
+    assert rig.engine.store.texts[-1] == expected
+    assert json.loads(expected)["party"]["game"]["state"]["hands"]["s1"] == [40]
+
+
+def test_to_json_and_live_dict_match_to_dict():
+    rig = Rig(seed=6)
+    rig.playing({"s1": [3, 50], "s2": [7]})
+    game = rig.game
+    assert isinstance(game, TheMind)
+    assert json.loads(game.to_json()) == game.to_dict()
+    assert json.dumps(game.live_dict(), sort_keys=True) == json.dumps(game.to_dict(), sort_keys=True)
+    assert json.dumps(rig.engine.party.to_dict(live=True), sort_keys=True) == json.dumps(
+        rig.engine.party.to_dict(), sort_keys=True)
+    copy = game.to_dict()
+    copy["hands"]["s1"].append(99)  # to_dict still hands out a copy nobody shares
+    assert game.hands["s1"] == [3, 50]
