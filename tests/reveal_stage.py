@@ -16,6 +16,7 @@ from partyhost.store import Store
 
 from . import test_decrypto as dc
 from . import test_diabolo as dia
+from . import test_the_mind as tm
 from . import test_top_ten as tt
 from . import wb_rig as wb
 from .test_e2e_howto import LONG_NAMES
@@ -133,4 +134,35 @@ def decrypto_reveal():
     dc.play_team(g, decode_ok=True, intercept_ok=True, now=NOW - 3)
     assert g.phase == "reveal"
     g.reveal_deadline = NOW + 600.0  # the reveal stays while the test looks
+    return g
+
+
+def the_mind_won():
+    """Three players, every level played perfectly: the team won."""
+    g = TheMind()
+    g.setup(["s1", "s2", "s3"], {}, random.Random(1), 0.0)
+    now = 0.0
+    while not g.over:
+        now = tm.play_level_perfectly(g, now)
+    assert g.phase == "won"
+    return g
+
+
+def top_ten_over():
+    """Four players, every round without a mistake: the game is over, perfect."""
+    g = tt.make(4, first_captain="s1")
+    while not g.over:
+        tt.play_round(g, 0)
+        if not g.over:
+            tt.next_round(g)
+    return g
+
+
+def decrypto_over():
+    """Four players: the white team intercepted black's code twice and won."""
+    g = dc.make(4, seed=1)
+    dc.play_round(g)
+    dc.play_round(g, black=(True, True))
+    dc.play_round(g, black=(True, True))
+    assert g.over and g.result["winner"] == "white"
     return g

@@ -127,3 +127,94 @@ def test_host_menu_holds_the_host_tools_and_works_from_the_keyboard(server, brow
         del aki, dan
     finally:
         close_all(tv)
+
+
+_BOX = """(el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"""
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_host_menu_is_a_dialog_that_leaves_start_and_the_tiles_free(server, browser, sio_peer):
+    """Trial ("left alone"): a click outside closes the menu, Tab and Shift+Tab stay inside it, a
+    kick confirm does not outlive the panel (Esc, 閉じる, a click outside), and at 1280x720 the open
+    menu covers neither スタート nor a game tile, so both stay clickable. About 10 s."""
+    srv = server(mode="eventlet", seed=16)
+    problems: list[str] = []
+    tv = open_tv(browser, srv, problems)
+    try:
+        join(sio_peer, srv, ["あき", "Ben", "Chloé", "Dan"])
+        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(4)
+        button, panel = tv.get_by_test_id("host-menu"), tv.get_by_test_id("host-menu-panel")
+        start = tv.get_by_test_id("start")
+        expect(start).to_be_enabled()
+        armed = tv.locator("#host-menu [data-testid=kick-yes]")  # hidden or not
+
+        # 1280x720: Start and every tile outside the panel, and Start is what a click there hits
+        for size in ({"width": 1280, "height": 720}, {"width": 1920, "height": 1080}):
+            tv.set_viewport_size(size)
+            button.click()
+            expect(panel).to_be_visible()
+            menu_box = panel.evaluate(_BOX)
+            targets = [start, *tv.locator(".game-tile").all()]
+            assert len(targets) == 6
+            for target in targets:
+                box = target.evaluate(_BOX)
+                assert not _overlap(menu_box, box), (size, menu_box, box)
+            assert start.evaluate("""(el) => { const r = el.getBoundingClientRect();
+                return el.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2)); }""")
+            tv.keyboard.press("Escape")
+            expect(panel).to_be_hidden()
+        tv.set_viewport_size({"width": 1280, "height": 720})
+
+        # Tab and Shift+Tab walk round the panel's controls, never out into the page
+        button.click()
+        stops = panel.locator("button:visible, select:visible").count()
+        assert stops >= 10
+        inside = "() => document.getElementById('host-menu').contains(document.activeElement) && document.activeElement.id !== 'host-menu'"
+        for key in ("Tab", "Shift+Tab"):
+            for _ in range(stops + 2):
+                tv.keyboard.press(key)
+                assert tv.evaluate(inside), (key, tv.evaluate("() => document.activeElement.outerHTML.slice(0, 80)"))
+        # from the first control Shift+Tab goes to the last, and Tab from there to the first
+        panel.get_by_test_id("host-menu-close").focus()
+        tv.keyboard.press("Shift+Tab")
+        expect(panel.get_by_test_id("lang")).to_be_focused()
+        tv.keyboard.press("Tab")
+        expect(panel.get_by_test_id("host-menu-close")).to_be_focused()
+
+        # a kick confirm left armed goes with the panel: Esc, 閉じる, a click outside
+        for close in ("Escape", "close", "outside"):
+            if not panel.is_visible():
+                button.click()
+            panel.locator("[data-kick-ask=s3]").click()
+            expect(panel.get_by_test_id("kick-yes")).to_be_visible()
+            if close == "Escape":
+                tv.keyboard.press("Escape")
+                expect(button).to_be_focused()
+            elif close == "close":
+                panel.get_by_test_id("host-menu-close").click()
+            else:
+                tv.get_by_test_id("roster").click()  # the players list at the right: outside the panel
+            expect(panel).to_be_hidden()
+            expect(button).to_have_attribute("aria-expanded", "false")
+            expect(armed).to_have_count(0)
+            button.click()
+            expect(panel.locator("[data-kick-ask=s3]")).to_be_visible()
+            expect(armed).to_have_count(0)
+        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(4)  # nobody was removed
+
+        # a click outside closes the menu and still does its own work: a tile chooses its game
+        tile = tv.locator(".game-tile[data-choose=word_basket]")
+        tile.click()
+        expect(panel).to_be_hidden()
+        expect(tile).to_have_class(re.compile(r"\bon\b"))
+        # the menu button itself still toggles it
+        button.click()
+        expect(panel).to_be_visible()
+        button.click()
+        expect(panel).to_be_hidden()
+        assert not problems, problems
+    finally:
+        close_all(tv)

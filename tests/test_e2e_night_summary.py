@@ -52,6 +52,17 @@ _FIT = """() => {
 }"""
 
 
+# the lobby's momentum row, its rule and the record's score rule: each one's font size in px, and
+# how far the side column overflows
+_SOFA = """() => { const out = {};
+  for (const id of ["again-game", "next-game", "ohiraki", "next-rule", "score-rule"]) {
+    const el = document.querySelector(`[data-testid=${id}]`);
+    if (el && el.getClientRects().length) out[id] = parseFloat(getComputedStyle(el).fontSize); }
+  const side = document.querySelector(".side");
+  out.overflow = side.scrollHeight - side.clientHeight;
+  return out; }"""
+
+
 def save_night(data, names: list[str], summary: bool) -> None:
     """A night of six finished games for ``names`` (tokens ``token0`` …), saved where the next
     host start finds it; ``summary``: おひらき is up."""
@@ -165,6 +176,19 @@ def test_the_host_ends_the_night_a_phone_saves_it_and_it_survives_a_restart(serv
         expect(momentum.get_by_test_id("next-game")).to_have_text("次のおすすめ：デクリプト")
         expect(tv.get_by_test_id("next-rule")).to_have_text("今いる3人で遊べて、今夜まだ遊んでいないゲーム")
         shot(tv, "night-momentum-tv.png")
+        # read from the sofa (trial): the row, its rule and the party score's rule at ~20 px at
+        # 1280x720 and scaled at 1920x1080, and the side column still fits
+        for width, height in ((1280, 720), (1920, 1080)):
+            tv.set_viewport_size({"width": width, "height": height})
+            tv.wait_for_function(f"() => innerWidth === {width}")
+            sizes = tv.evaluate(_SOFA)
+            print("lobby type at", width, sizes)
+            assert set(sizes) >= {"again-game", "next-game", "ohiraki", "next-rule", "score-rule"}, sizes
+            for name, size in sizes.items():
+                if name != "overflow":
+                    assert size >= 19.9 * width / 1280, (width, name, size)
+            assert sizes["overflow"] <= 1, sizes
+        tv.set_viewport_size({"width": 1280, "height": 720})
         tv.dialog_seen = []
         tv.on("dialog", lambda d: (tv.dialog_seen.append(d.message), d.accept()))
         # もう一度 starts the last game (Diabolo) at once; the host ends it midway (not recorded)

@@ -186,7 +186,7 @@ def test_diabolo_win_ranks_the_totals_and_the_winners_phone_says_you_win(server,
         expect(other.get_by_test_id("you-result")).to_have_attribute("data-result", "other")
         shot(winner, "reveal-phone-you-win.png")
         winner.get_by_test_id("lang").click()
-        expect(winner.get_by_test_id("you-result")).to_have_text("You win!")
+        expect(winner.get_by_test_id("you-result")).to_have_text("You won!")
         assert not problems, problems
     finally:
         close_all(tv, *phones)

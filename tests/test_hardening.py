@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 
@@ -97,6 +98,23 @@ def test_a_non_finite_number_is_refused_at_the_envelope_and_changes_nothing(rig,
         for state in client.received("state"):
             json.loads(wire.dumps(state))
     assert a.act({"type": "ready", "level": 1, "ready": True})["ok"]
+
+
+def test_a_malformed_refusal_keeps_the_validators_english_out_of_japanese(rig):
+    """The schema validator's detail is English: a Japanese phone reads a whole Japanese sentence,
+    an English phone reads the sentence with the detail, and the detail stays in ``params``."""
+    rig.tv()
+    ja, en = rig.phone("a"), rig.phone("b", lang="en")
+    answers = {}
+    for name, phone in (("ja", ja), ("en", en)):
+        phone.emit_raw('2["lang",{"id":"bad1","lang":["ja"]}]')
+        answers[name] = phone.result("bad1")
+    for result in answers.values():
+        assert result["code"] == "malformed" and result["params"]["detail"]
+    assert "メッセージの形" in answers["ja"]["message"]
+    assert not re.search(r"[A-Za-z]", answers["ja"]["message"]), answers["ja"]["message"]
+    assert answers["en"]["message"].startswith("The message is not well formed (")
+    assert answers["en"]["params"]["detail"] in answers["en"]["message"]
 
 
 def test_a_nan_message_id_is_answered_with_a_null_id(rig):

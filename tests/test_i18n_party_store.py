@@ -36,11 +36,20 @@ def raised_codes() -> set[tuple[str | None, str]]:
     return codes
 
 
+ENGLISH_ONLY_DETAIL = {"err.malformed"}
+"""Keys whose ``{detail}`` is the schema validator's English: the English sentence shows it, the
+Japanese one leaves it out rather than put English inside a Japanese sentence."""
+
+
 def test_catalogues_have_the_same_keys_and_placeholders():
     ja, en = i18n.catalogue("ja"), i18n.catalogue("en")
     assert set(ja) == set(en)
     for key in ja:
-        assert set(re.findall(r"\{(\w+)\}", ja[key])) == set(re.findall(r"\{(\w+)\}", en[key])), key
+        ja_names, en_names = (set(re.findall(r"\{(\w+)\}", text[key])) for text in (ja, en))
+        if key in ENGLISH_ONLY_DETAIL:
+            assert ja_names == en_names - {"detail"}, key
+        else:
+            assert ja_names == en_names, key
 
 
 def test_every_refusal_has_a_message_in_both_languages():

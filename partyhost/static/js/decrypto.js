@@ -166,7 +166,9 @@
       <ul class="placed">${placed}</ul></div>`;
   }
 
-  function resultText(s, g) {
+  /* `how`: only how the game ended, not who won (a phone whose shared headline, PH.reveal,
+     already says that) */
+  function resultText(s, g, how) {
     const r = g.result;
     if (!r) return "";
     const p = { team: r.winner ? teamName(r.winner) : "", white: 0, black: 0 };
@@ -174,16 +176,16 @@
     if (r.reason === "keywords" || r.reason === "shared") Object.assign(p, r.correct || {});
     if (r.reason === "three_intercepted") p.name = names(s, g.teams[r.winner]);
     if (r.reason === "miscommunicated") p.loser = teamName(r.winner === "white" ? "black" : "white");
-    return t("decrypto.result." + r.reason, p);
+    return t((how ? "decrypto.result_how." : "decrypto.result.") + r.reason, p);
   }
-  function resultHtml(s, g, big, beside) {
+  function resultHtml(s, g, big, beside, how) {
     const r = g.result;
     const why = r.why ? t("decrypto.why." + r.why) : "";
     const kws = TEAMS.filter((team) => g.keywords[team] && g.keywords[team].length).map((team) => `
       <div class="dc-kwlist team-${team}"><h4>${esc(teamName(team))}</h4>
         <ol>${g.keywords[team].map((w) => `<li>${esc(w)}</li>`).join("")}</ol></div>`).join("");
     return `<div class="dc-result ${big ? "big" : ""}" data-testid="dc-result">
-      <p class="banner ${r.winner ? "team-" + r.winner : "shared"}">${esc(resultText(s, g))}</p>
+      <p class="banner ${r.winner ? "team-" + r.winner : "shared"}">${esc(resultText(s, g, how))}</p>
       ${why ? `<p class="why">${esc(why)}</p>` : ""}
       <div class="dc-kws" data-testid="final-keywords">${kws}${beside || ""}</div></div>`;
   }
@@ -419,7 +421,7 @@
     let body = "";
     const wait = waitingText(s, g);
     if (g.phase === "over") {
-      body = resultHtml(s, g, false) + revealHtml(s, g, false);
+      body = resultHtml(s, g, false, "", !!(PH.reveal && PH.reveal.said(s))) + revealHtml(s, g, false);
     } else if (!playing) {
       body = `${g.phase === "guess" ? `<p class="dc-task">${esc(t("decrypto.clues_of", { team: teamName(g.active) }))}</p>${cluesHtml(g, false)}` : ""}
         ${g.phase === "reveal" ? revealHtml(s, g, false) : ""}<p class="note">${esc(wait)}</p>`;

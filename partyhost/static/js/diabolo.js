@@ -140,11 +140,12 @@
         <td class="tot" data-testid="total-${esc(p.seat)}">${g.victory_tiles ? "★".repeat(p.tiles) || "0" : p.total}</td></tr>`).join("");
     return `<table class="dia-scores ${ranked ? "ranked" : ""}" data-testid="scores"><thead><tr>${ranked ? `<th>${esc(t("reveal.ranking"))}</th>` : ""}<th></th>${head}<th>${esc(g.victory_tiles ? "★" : t("diabolo.total_head"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
-  function endPanel(g, s) {
+  /* `headline`: false on a phone whose shared result line (PH.reveal) already says who won */
+  function endPanel(g, s, headline = true) {
     const last = g.results[g.results.length - 1];
     const tiles = last && last.tiles.length ? `<p class="tilewin">${esc(t("diabolo.tile_won", { names: PH.list(last.tiles.map((x) => name(s, x))) }))}</p>` : "";
     return `<div class="dia-end" data-testid="round-end">
-      ${g.phase === "over" ? `<div class="result won" data-testid="winner">${esc(t("diabolo.winner", { names: PH.list(g.winners.map((x) => name(s, x))) }))}</div>`
+      ${g.phase === "over" ? (headline ? `<div class="result won" data-testid="winner">${esc(t("diabolo.winner", { names: PH.list(g.winners.map((x) => name(s, x))) }))}</div>` : "")
         : `<h2>${esc(t("diabolo.round_end", { round: g.round }))}</h2>`}
       ${tiles}${scoresTable(g, s)}
       <div class="possible" data-testid="possible"><span>${esc(t("diabolo.possible_label"))}</span>
@@ -347,7 +348,7 @@
       html += `<div class="row"><button data-pass="1" data-testid="pass" ${mine.passed ? "disabled" : ""}>${esc(t(mine.passed ? "diabolo.passed" : "diabolo.pass"))}</button></div>`;
     }
     if (g.phase === "scored" || g.phase === "over") {
-      html += endPanel(g, s);
+      html += endPanel(g, s, !(g.phase === "over" && PH.reveal && PH.reveal.said(s)));
       if (g.phase === "scored") {
         const mayDeal = playing && (g.next_dealer === me || g.next_dealer == null);
         html += mayDeal ? `<button class="primary big" data-deal="1" data-testid="deal">${esc(t("diabolo.deal"))}</button>`

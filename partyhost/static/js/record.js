@@ -62,8 +62,7 @@
     if (!rows.length) return "";
     return `<div class="rec-score" data-testid="scoreboard"><h3>${esc(t("record.scoreboard"))}</h3>
       <ol class="rec-rows">${rows.map((r) => `<li data-seat="${esc(r.seat)}">${PH.markOf(s, r.seat)}
-        <span class="who">${esc(r.name)}</span><strong>${esc(t("record.points", { points: r.points }))}</strong></li>`).join("")}</ol>
-      <p class="rec-rule">${esc(t("record.scoring"))}</p></div>`;
+        <span class="who">${esc(r.name)}</span><strong>${esc(t("record.points", { points: r.points }))}</strong></li>`).join("")}</ol></div>`;
   }
 
   /** Draw the record into the TV lobby's ``el``: the newest game first, and as many games as fit
@@ -77,7 +76,8 @@
       return `<div class="record tv" data-testid="record">
         <header class="rec-head"><h2>${esc(t("record.title"))}</h2><span class="rec-count">${esc(t("record.games", { count: list.length }))}</span>${extra || ""}</header>
         <div class="rec-body"><ol class="rec-games">${newest.slice(0, n).map(([e, i]) => entryHtml(e, i)).join("")}
-          ${hidden > 0 ? `<li class="rec-more">${esc(t("record.more", { count: hidden }))}</li>` : ""}</ol>${scoreHtml(s)}</div></div>`;
+          ${hidden > 0 ? `<li class="rec-more">${esc(t("record.more", { count: hidden }))}</li>` : ""}</ol>${scoreHtml(s)}</div>
+        ${(s.party.scoreboard || []).length ? `<p class="rec-rule" data-testid="score-rule">${esc(t("record.scoring"))}</p>` : ""}</div>`;
     };
     for (let n = newest.length; n >= 1; n--) {
       el.innerHTML = draw(n);

@@ -5,6 +5,9 @@
  * PH.reveal.outcome(s): the record entry of the game on screen, or null while it runs.
  * PH.reveal.phone(s): the phone's result line — 「あなたの勝ち!」 on a winner's phone (a team
  *   game: each phone of the winning team; a cooperative game: every phone says the team won).
+ * PH.reveal.said(s): true when this phone shows that line; a game then leaves out its own
+ *   phone result line (「★ あかりさんの勝ち!」, "Winner: …"), so each phone says the result once.
+ *   The TV keeps the games' own lines.
  * PH.reveal.ranking(s, rows): the TV's ranking list at a game's end (places, names, numbers).
  */
 "use strict";
@@ -44,6 +47,12 @@ PH.reveal = (() => {
     return `<p class="you-result ${cls}" data-testid="you-result" data-result="${cls}">${esc(text)}</p>`;
   }
 
+  /** Whether this phone shows the shared result line (then a game's own result line would only
+      say it a second time). */
+  function said(s) {
+    return phone(s) !== "";
+  }
+
   /**
    * The TV's ranking at a game's end, best first: `rows` is a list of {seat, value, note?}
    * already in order (`value`: the number that ranks, e.g. cards left or a total); equal values
@@ -61,5 +70,5 @@ PH.reveal = (() => {
       <ol>${items}</ol></div>`;
   }
 
-  return { outcome, phone, ranking };
+  return { outcome, phone, said, ranking };
 })();

@@ -168,7 +168,9 @@
       || (g.waiting || []).length ? "" : eventText(g, s); /* the waiting box says it (awayBox) */
     let body = "";
     if (g.phase === "won" || g.phase === "lost") {
-      body = `<div class="result ${g.phase}" data-testid="result">${esc(t(g.phase === "won" ? "the_mind.won" : "the_mind.lost"))}</div>
+      /* the shared headline above (PH.reveal) says みんなの勝ち/負け: this line says how */
+      const said = PH.reveal && PH.reveal.said(s);
+      body = `<div class="result ${g.phase}${said ? " detail" : ""}" data-testid="result">${esc(t(g.phase === "won" ? (said ? "the_mind.won_how" : "the_mind.won") : "the_mind.lost"))}</div>
         ${g.phase === "lost" && g.last_event && g.last_event.cause ? `<p class="event mistake">${esc(eventText({ last_event: g.last_event.cause }, s))}</p>` : ""}
         ${s.host ? "" : `<p class="note">${esc(t("the_mind.next_by_host"))}</p>`}`;
     } else if (playing) {

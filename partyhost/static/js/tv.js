@@ -194,9 +194,12 @@
 
   /* ----- The host menu: one quiet button in the top bar opens a panel with the host's tools
      (each seat's kick and promote, the join address and its picker, the language, the coach's
-     skip), so the shared screen shows names, not red buttons. A non-modal dialog: focus moves
-     into it, Esc or the close button closes it and gives focus back to the button. A take-over
-     request is not here: it stays a prompt over everything (seats.js). ----- */
+     skip), so the shared screen shows names, not red buttons. A dialog: focus moves into it and
+     Tab / Shift+Tab stay inside it; Esc, the close button or a click outside it closes it (Esc
+     and the close button give focus back to the menu button) and drops a kick confirm left
+     armed. In the lobby it opens over the left column (QR code and how-to; its own copy of the
+     join address is inside), so the game tiles and Start stay visible and clickable. A
+     take-over request is not here: it stays a prompt over everything (seats.js). ----- */
   const menuButton = document.getElementById("host-menu-button");
   const menu = document.getElementById("host-menu");
   let menuOpen = false;
@@ -273,18 +276,44 @@
     if (el) el.focus({ preventScroll: true });
   }
 
-  function setMenu(open) {
+  /* `refocus`: give the focus back to the menu button (not after a click elsewhere: that click
+     puts the focus where it lands) */
+  function setMenu(open, refocus = true) {
     menuOpen = open && !!(PH.last && PH.last.host);
     kickAsk = null;
     menu.hidden = !menuOpen;
     menuButton.setAttribute("aria-expanded", String(menuOpen));
-    if (menuOpen) { drawMenu(PH.last); menu.focus({ preventScroll: true }); }
-    else if (menu.contains(document.activeElement) || document.activeElement === document.body) menuButton.focus({ preventScroll: true });
+    if (PH.last && PH.last.host) drawMenu(PH.last); /* a kick confirm never waits in the closed panel */
+    if (menuOpen) menu.focus({ preventScroll: true });
+    else if (refocus && (menu.contains(document.activeElement) || document.activeElement === document.body)) menuButton.focus({ preventScroll: true });
   }
   menuButton.onclick = () => setMenu(!menuOpen);
+  /* the panel's controls in Tab order (the hidden and the disabled ones are skipped by Tab) */
+  function menuStops() {
+    return [...menu.querySelectorAll("button, select, input, [href], [tabindex]:not([tabindex='-1'])")]
+      .filter((el) => !el.disabled && el.getClientRects().length);
+  }
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && menuOpen) { e.preventDefault(); setMenu(false); }
+    if (!menuOpen) return;
+    if (e.key === "Escape") { e.preventDefault(); setMenu(false); return; }
+    if (e.key !== "Tab" || document.querySelector("#claims:not([hidden])")) return;
+    const stops = menuStops();
+    if (!stops.length) return;
+    const at = stops.indexOf(document.activeElement);
+    /* from the last control on to the first, from the first (or the panel itself) back to the
+       last, and from anywhere outside back in */
+    if (at === -1 || (e.shiftKey ? at === 0 : at === stops.length - 1)) {
+      e.preventDefault();
+      (e.shiftKey ? stops[stops.length - 1] : stops[0]).focus({ preventScroll: true });
+    }
   });
+  /* a click (or tap) outside the open panel closes it; the click itself still does what it does
+     (e.g. Start). The menu button toggles by itself; a take-over prompt keeps the panel. */
+  document.addEventListener("pointerdown", (e) => {
+    if (!menuOpen || menu.contains(e.target) || menuButton.contains(e.target)) return;
+    if (e.target.closest && e.target.closest(".claims")) return;
+    setMenu(false, false);
+  }, true);
 
   /* The top bar: the room code (small), and the menu button for the host or the language switch
      for a TV page without host powers. */
@@ -310,5 +339,6 @@
     if (s.party.phase === "game" && s.game) renderGame(s);
     else if (s.party.summary && PH.night) { screen = "summary"; PH.night.tv(app, s); } /* おひらき */
     else renderLobby(s);
+    menu.classList.toggle("in-lobby", screen === "lobby");
   }
 })();

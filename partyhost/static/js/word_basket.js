@@ -352,7 +352,9 @@
   function drawBanner(s) {
     const g = s.game;
     const e = lastEvent(g);
-    const html = winnerBox(g, s, "result") || voteBox(g, s, "phone") || pendingBox(g, s) || raceNote(g, s)
+    /* at the end the shared headline above (PH.reveal) says who won: nothing more here */
+    const said = g.phase === "over" && PH.reveal && PH.reveal.said(s);
+    const html = said ? "" : winnerBox(g, s, "result") || voteBox(g, s, "phone") || pendingBox(g, s) || raceNote(g, s)
       || (e && e.kind !== "play" ? `<p class="event wb-ev ${e.kind}" data-testid="event">${esc(eventText(e, s))}</p>` : "");
     P.screen.draw("banner", html); /* a vote box wires itself */
   }
