@@ -187,6 +187,14 @@ def test_diabolo_win_ranks_the_totals_and_the_winners_phone_says_you_win(server,
         shot(winner, "reveal-phone-you-win.png")
         winner.get_by_test_id("lang").click()
         expect(winner.get_by_test_id("you-result")).to_have_text("You won!")
+        # six rounds on a 360 px phone in English: the total column stayed off the right edge
+        winner.set_viewport_size({"width": 360, "height": 800})
+        edges = winner.evaluate("""() => { const t = document.querySelector('[data-testid=scores]');
+            const cells = [...t.querySelectorAll('[data-testid^=total-]')];
+            return {w: innerWidth, page: document.documentElement.scrollWidth,
+                    right: Math.max(...cells.map((c) => c.getBoundingClientRect().right))}; }""")
+        # (a mobile page widens its layout to the content: 440 px before the fix)
+        assert edges["w"] == 360 and edges["right"] <= 360.5 and edges["page"] <= 360, edges
         assert not problems, problems
     finally:
         close_all(tv, *phones)
