@@ -82,6 +82,12 @@ class SnapshotError(ValueError):
     """The saved snapshot cannot be read (not JSON, or not a ``{"party": {...}}`` object)."""
 
 
+_SNAPSHOT_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, allow_nan=False)
+"""What :meth:`Store.save` writes with: exactly ``json.dumps(snapshot, ensure_ascii=False,
+sort_keys=True, allow_nan=False)``, one encoder for every save (``json.dumps`` with options
+builds a new one per call)."""
+
+
 def is_damage(error: BaseException) -> bool:
     """True when ``error`` says the database file itself is damaged (``SQLITE_CORRUPT``,
     ``SQLITE_NOTADB``), as opposed to a folder we may not write or a full disk."""
@@ -375,7 +381,7 @@ class Store:
                 again, another host took a folder made again…), with its ``reason``; the next
                 call tries again.
         """
-        text = json.dumps(snapshot, ensure_ascii=False, sort_keys=True, allow_nan=False)
+        text = _SNAPSHOT_JSON.encode(snapshot)
         if text == self._last:
             return
         try:
