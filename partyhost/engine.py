@@ -243,6 +243,7 @@ class Engine:
         self._held: dict[str, dict[str, str]] = {}
         # the games catalogue (the same list every flush, registry.describe) and its JSON
         self._catalogue: tuple[Any, str] = (None, "")
+        self._record_text = wire.EntriesText(wire._COMPACT)  # the night's record as compact JSON
         self._recent_by_seat: dict[str, deque] = {}
         self._paused_total = 0.0
         self._game_floor = float("-inf")  # the latest game time handed out (see received_game_time)
@@ -1064,6 +1065,8 @@ class Engine:
                 if self._catalogue[0] is not value:
                     self._catalogue = (value, wire.compact(value))
                 texts[key] = self._catalogue[1]
+            elif key == "record" and value is self.party.record:
+                texts[key] = self._record_text.text(value)  # entries never change once written
             else:
                 texts[key] = wire.compact(value)
         return texts
