@@ -165,15 +165,30 @@ def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
     parts = []
     for key in sorted(view):
         value = view[key]
-        if isinstance(value, (dict, list)):
+        kind = type(value)
+        if kind is dict or kind is list:
             done = memo.get(id(value))
             if done is None:
                 done = memo[id(value)] = (value, wire.compact(value))
             text = done[1]
+        elif kind is bool or value is None:
+            text = _LITERALS[value]
         else:
             text = wire.compact(value)
-        parts.append(f"{wire.compact(key)}:{text}")
+        head = _KEY_TEXTS.get(key)
+        if head is None:
+            head = _KEY_TEXTS[key] = wire.compact(key) + ":"
+        parts.append(head + text)
     return "{" + ",".join(parts) + "}"
+
+
+_LITERALS = {True: "true", False: "false", None: "null"}
+"""What :func:`wire.compact` writes for ``True``, ``False`` and ``None`` (looked up, not encoded:
+issue 18, fifth pass)."""
+
+_KEY_TEXTS: dict[str, str] = {}
+"""``'"key":'`` for each top-level view key seen (a few dozen fixed names), written once per
+process instead of once per view."""
 
 
 class Engine:
@@ -228,6 +243,7 @@ class Engine:
         self._held: dict[str, dict[str, str]] = {}
         # the games catalogue (the same list every flush, registry.describe) and its JSON
         self._catalogue: tuple[Any, str] = (None, "")
+        self._record_text = wire.EntriesText(wire._COMPACT)  # the night's record as compact JSON
         self._recent_by_seat: dict[str, deque] = {}
         self._paused_total = 0.0
         self._game_floor = float("-inf")  # the latest game time handed out (see received_game_time)
@@ -1049,6 +1065,8 @@ class Engine:
                 if self._catalogue[0] is not value:
                     self._catalogue = (value, wire.compact(value))
                 texts[key] = self._catalogue[1]
+            elif key == "record" and value is self.party.record:
+                texts[key] = self._record_text.text(value)  # entries never change once written
             else:
                 texts[key] = wire.compact(value)
         return texts

@@ -15,7 +15,7 @@ from typing import Callable
 
 from . import wire
 from .games import registry
-from .games.base import Game, RuleError, msg
+from .games.base import Game, RuleError, msg, plain
 
 NAME_MAX = 16
 """Longest name, in characters after NFKC and trim."""
@@ -407,14 +407,16 @@ class Party:
         duration = None
         if now is not None and self.started_at is not None and now >= self.started_at:
             duration = round(now - self.started_at, 1)
-        self.record.append({
+        # a copy the game shares nothing with: an entry is never changed once written (the
+        # engine and the store keep its text until the record holds other entries)
+        self.record.append(plain({
             "serial": self.game_serial,
             "game": game.KEY,
             "players": [{"seat": s, "name": self.names.get(s, s)} for s in game.players or self.players],
             "result": result,
             "highlights": highlights,
             "duration": duration,
-        })
+        }))
         del self.record[:-RECORD_MAX]
         self.recorded = self.game_serial
         return True

@@ -33,6 +33,8 @@ import secrets
 import sqlite3
 import time
 
+from .wire import EntriesText
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no flock; run without the folder lock
@@ -80,6 +82,18 @@ class SaveError(OSError):
 
 class SnapshotError(ValueError):
     """The saved snapshot cannot be read (not JSON, or not a ``{"party": {...}}`` object)."""
+
+
+_SNAPSHOT_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True, allow_nan=False)
+"""What :meth:`Store.save` writes with: exactly ``json.dumps(snapshot, ensure_ascii=False,
+sort_keys=True, allow_nan=False)``, one encoder for every save (``json.dumps`` with options
+builds a new one per call)."""
+
+
+_HOLE = "partyhost:record-text"
+_HOLE_TEXT = '"partyhost:record-text"'
+"""The mark the record's text replaces in :meth:`Store._encode` (its JSON text is ``_HOLE_TEXT``);
+when it appears more than once (a text somewhere holds it) the whole snapshot is written."""
 
 
 def is_damage(error: BaseException) -> bool:
@@ -182,6 +196,7 @@ class Store:
         self._lock_fd: int | None = None
         self._ident: tuple[int, int] | None = None
         self._last = ""
+        self._record = EntriesText(_SNAPSHOT_JSON)
         self._key: str | None = None
         _make_folder(folder)
         self._lock()
@@ -375,7 +390,7 @@ class Store:
                 again, another host took a folder made again…), with its ``reason``; the next
                 call tries again.
         """
-        text = json.dumps(snapshot, ensure_ascii=False, sort_keys=True, allow_nan=False)
+        text = self._encode(snapshot)
         if text == self._last:
             return
         try:
@@ -388,6 +403,22 @@ class Store:
         except (OSError, sqlite3.Error) as error:
             raise SaveError(self._diagnose(error), error) from error
         self._last = text
+
+    def _encode(self, snapshot: dict) -> str:
+        """``json.dumps(snapshot, ensure_ascii=False, sort_keys=True, allow_nan=False)``, with the
+        night's record (``snapshot["party"]["record"]``: entries never changed once written,
+        :meth:`partyhost.party.Party.settle`) written only when it holds other entries, and put
+        in its place in the text (with ``indent=None`` a nested value is written exactly as on
+        its own). Issue 18, fifth pass: the record was up to half the snapshot's text."""
+        party = snapshot.get("party") if type(snapshot) is dict else None
+        record = party.get("record") if type(party) is dict else None
+        if type(record) is not list or not record:
+            return _SNAPSHOT_JSON.encode(snapshot)
+        record_text = self._record.text(record)
+        text = _SNAPSHOT_JSON.encode({**snapshot, "party": {**party, "record": _HOLE}})
+        if text.count(_HOLE_TEXT) != 1:  # the mark also appears elsewhere: write it all
+            return _SNAPSHOT_JSON.encode(snapshot)
+        return text.replace(_HOLE_TEXT, record_text)
 
     def _diagnose(self, error: BaseException) -> str:
         """Why a write failed: SQLite says only "disk I/O error", so when the error itself does

@@ -148,6 +148,36 @@ def compact(obj: Any) -> str:
     return _COMPACT.encode(obj)
 
 
+class EntriesText:
+    """The JSON text of a list whose entries are never changed once added (the night's record,
+    :meth:`partyhost.party.Party.settle`), written again only when the list holds other entry
+    objects (one added, the oldest dropped, a restored list). Issue 18, fifth pass: the record
+    was encoded twice per action (the held-parts check and the snapshot), up to 40 games each.
+
+    Args:
+        encoder: the ``json.JSONEncoder`` whose text is wanted.
+    """
+
+    def __init__(self, encoder: json.JSONEncoder) -> None:
+        self._encoder = encoder
+        self._entries: tuple = ()  # the entry objects last written (held: their ids stay theirs)
+        self._text: str | None = None
+
+    def text(self, entries: list) -> str:
+        """``encoder.encode(entries)``, from the last call's text when ``entries`` holds the same
+        objects in the same order.
+
+        Raises:
+            ValueError: a non-finite number (nothing is kept then).
+        """
+        held = self._entries
+        if (self._text is None or len(held) != len(entries)
+                or any(a is not b for a, b in zip(held, entries))):
+            text = self._encoder.encode(entries)
+            self._entries, self._text = tuple(entries), text
+        return self._text
+
+
 def loads(text: str | bytes, **kwargs: Any) -> Any:
     """:func:`json.loads` (non-finite numbers still decode here, so :func:`clean` can refuse them
     with an answer naming the message's id, instead of the socket layer dropping it unanswered)."""

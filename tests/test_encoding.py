@@ -7,6 +7,7 @@ attachments. What a browser receives is unchanged: the same content, strict JSON
 
 from __future__ import annotations
 
+import collections
 import json
 import math
 import sys
@@ -79,6 +80,11 @@ def test_one_view_on_many_screens_is_encoded_once_and_sent_as_written(monkeypatc
 @pytest.mark.parametrize("view", [
     {"party": {"b": 1, "a": [1, 2.5, None, True]}, "host": False, "me": None, "game": None},
     {"zeta": "空手\u3042\n\"", "alpha": {"nested": {"y": 1, "x": "\u00e9"}}, "mid": [{"k": 0.1}]},
+    # every kind of top-level value (bool/None are looked up, keys' texts kept per process since
+    # the fifth pass of issue 18), dict/list subclasses, a key that needs escaping
+    {"host": True, "me": None, "now": 12.5, "n": -3, "big": 2**53 - 1, "s": "é\"", "t": "",
+     "od": collections.OrderedDict([("b", 1), ("a", False)]), "tu": (1, None), "e": {}, "l": [],
+     "ke\u3042y\"": 0, "f": False},
 ])
 def test_encode_view_writes_exactly_what_one_dumps_writes(view):
     memo: dict = {}

@@ -49,10 +49,17 @@ def plain(value: Any) -> Any:
     the state: much cheaper than ``copy.deepcopy``."""
     kind = type(value)
     if kind is dict:
-        return {k: plain(v) for k, v in value.items()}
+        # a scalar value is kept as it is without a call (what plain(v) would return): most of
+        # a view's values are scalars, and the call per value was most of plain's cost (issue 18)
+        return {k: v if type(v) in _SCALARS else plain(v) for k, v in value.items()}
     if kind is list or kind is tuple:
-        return [v if type(v) in (int, float, str, bool) else plain(v) for v in value]
+        return [v if type(v) in _SCALARS else plain(v) for v in value]
     return value
+
+
+_SCALARS = frozenset((int, float, str, bool, type(None)))
+"""Types :func:`plain` returns unchanged (any other type that is not a dict, list or tuple is
+also returned unchanged, by the call)."""
 
 
 def msg(key: str, **params: Any) -> dict:
