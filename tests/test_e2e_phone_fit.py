@@ -29,7 +29,7 @@ from .conftest import CHROMIUM, CHROMIUM_ARGS, ServerProcess
 from partyhost import i18n
 from partyhost.lexicon import kana
 
-from .test_e2e_coach import _nonword
+from .test_e2e_coach import Table as CoachTable, _nonword
 from .test_e2e_word_basket import find_play, fitting_cards
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
@@ -104,66 +104,18 @@ def below_the_fold(page: Page, selector: str) -> str | None:
     return None
 
 
-class Table:
-    """The module's server, TV page (host powers) and four phones."""
+class Table(CoachTable):
+    """The coach test's table (server, TV page with host powers, four phones), plus the offenders
+    this module collects."""
 
     def __init__(self, browser, srv: ServerProcess) -> None:
-        self.problems: list[str] = []
+        super().__init__(browser, srv)
         self.offenders: list[str] = []
-        self.srv = srv
-        self.tv = self._page(browser, {"viewport": TV}, "tv", srv.url + "/tv")
-        self.phones: list[Page] = []
-        for name in NAMES:
-            page = self._page(browser, PHONE, name, srv.lan_url + "/")
-            page.get_by_test_id("name").fill(name)
-            page.get_by_test_id("join").tap()
-            expect(page.get_by_test_id("welcome")).to_contain_text(name)
-            self.phones.append(page)
-        self.seats = [p.evaluate("() => PH.last.me.seat") for p in self.phones]
-
-    def _page(self, browser, options: dict, label: str, url: str) -> Page:
-        page = browser.new_context(**options).new_page()
-        page.on("pageerror", lambda e: self.problems.append(f"{label}: page error: {e}"))
-        page.on("console", lambda m: self.problems.append(f"{label}: {m.text}") if m.type == "error" else None)
-        page.goto(url)
-        return page
-
-    def phone(self, seat: str) -> Page:
-        return self.phones[self.seats.index(seat)]
 
     def start(self, game: str, options: dict | None = None) -> dict:
-        tv = self.tv
+        """Start ``game`` with the coach on (its tips are measured too); offenders start empty."""
         self.offenders = []
-        if tv.evaluate("() => PH.last.party.phase") == "game":
-            assert self.host("end")["ok"]
-        tv.locator(f"[data-choose={game}]").click()
-        tv.wait_for_function("(g) => PH.last.party.game_key === g", arg=game)
-        if options:
-            assert tv.evaluate("(o) => PH.setOptions(o)", options)["ok"]
-        switch = tv.get_by_test_id("coach-switch")
-        if switch.get_attribute("aria-pressed") != "true":
-            switch.click()
-        expect(switch).to_have_attribute("aria-pressed", "true")
-        serial = tv.evaluate("() => PH.last.party.serial")
-        tv.get_by_test_id("start").click()
-        for page in [tv, *self.phones]:
-            page.wait_for_function("(n) => PH.last.party.serial === n && PH.last.game", arg=serial + 1)
-        return self.view(tv)
-
-    def host(self, op: str, **extra) -> dict:
-        return self.tv.evaluate("([op, extra]) => PH.host(op, extra)", [op, extra])
-
-    def host_act(self, action: dict) -> dict:
-        return self.tv.evaluate("(a) => PH.hostAct(a.type, a)", action)
-
-    @staticmethod
-    def view(page: Page) -> dict:
-        return page.evaluate("() => PH.last.game")
-
-    def act(self, seat: str, action: dict) -> dict:
-        result = self.phone(seat).evaluate("(a) => PH.act(a)", action)
-        assert result["ok"], (seat, action, result)
-        return result
+        return super().start(game, coach=True, options=options)
 
     def synced(self) -> None:
         """Every phone has drawn the TV's latest game state."""
