@@ -74,9 +74,12 @@ def test_a_locked_phone_pauses_the_mind_and_nobody_loses_a_life(server, browser,
         ready(yuki)
         ben.page.locator('[data-testid=ready][data-ready="1"]').tap()
         expect(mind).to_have_class(re.compile(r"\bphase-playing\b"))
-        for ph in sorted([yuki, ben], key=lambda p: p.hand[0]):
+        for played, ph in enumerate(sorted([yuki, ben], key=lambda p: p.hand[0]), 1):
             ph.page.locator(f'[data-testid=play][data-card="{ph.hand[0]}"]').tap()
             ph.hand = []
+            # as a table would: the next card goes down once this one is on the pile (two phones'
+            # taps a few ms apart may reach the server in either order under load)
+            tv.wait_for_function("(n) => PH.last.game.pile.length >= n || PH.last.game.level > 1", arg=played)
         expect(tv.get_by_test_id("level")).to_contain_text("2 /")
         expect(lives).to_have_text("2")
         assert not problems, problems

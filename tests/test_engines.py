@@ -531,7 +531,9 @@ def test_word_basket_to_a_win(checked):
             ph.wait(f"PH.last.game.players.some((p) => p.seat === {json.dumps(me)} && p.reach)", "リーチ declared")
     g = ph.wait("PH.last.game.winner", "a winner")
     assert g == me, (g, me)
-    ph.wait("!!document.querySelector('.wb-won')", "the win on the phone")
+    # the phone's one result line (static/js/reveal.js), a winner's: 「あなたの勝ち！」
+    ph.wait("(() => { const r = document.querySelector('[data-testid=you-result]'); return !!r && r.dataset.result === 'win'; })()",
+            "the win on the phone")
     SHOTS.mkdir(parents=True, exist_ok=True)
     ph.screenshot(SHOTS / f"{lane.engine}-word-basket-won.png")
 
