@@ -30,6 +30,10 @@ def test_labels_toast_and_reduced_motion(server, browser, pw):
         toast = page.get_by_test_id("toast")
         expect(toast).to_contain_text("Ben")
         expect(toast).to_have_text("", timeout=8000)
+        # emptied, it is not drawn: the hidden box sat just below the edge and its shadow showed as
+        # a dark smudge at the bottom of every phone
+        page.wait_for_function("""() => { const t = document.getElementById('toast');
+            return !t.classList.contains('show') && getComputedStyle(t).visibility === 'hidden'; }""")
         tv.get_by_test_id("start").click()
         lives = a.page.get_by_test_id("lives")
         expect(lives).to_have_attribute("role", "img")
