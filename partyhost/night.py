@@ -46,7 +46,7 @@ def candidates(record: list[dict], scoreboard: list[dict]) -> dict[str, list[dic
     """Every title each seat earned, by kind: ``{kind: [title, …]}`` (see :func:`titles`).
 
     - ``champion``: the one seat with the most party points (at least 1); ``co_champion``:
-      each seat sharing the most points when several do.
+      each seat sharing the most points when several, but not all, do (everyone level says nothing).
     - ``race``: the winner of the night's closest Word Basket race (fewest ms).
     - ``gap``: both players of the night's tightest The Mind gap (fewest ms).
     - ``longest``: the player of the night's longest Word Basket word (most kana).
@@ -62,7 +62,7 @@ def candidates(record: list[dict], scoreboard: list[dict]) -> dict[str, list[dic
     top = [r for r in scoreboard if r["points"] > 0 and r["points"] == scoreboard[0]["points"]]
     if len(top) == 1:
         out["champion"].append(_title(top[0]["seat"], "champion", points=top[0]["points"], games=top[0]["games"]))
-    else:
+    elif len(top) < len(scoreboard):  # everyone level on top (one co-op win) says nothing of anyone
         out["co_champion"] += [_title(r["seat"], "co_champion", points=r["points"], count=len(top)) for r in top]
 
     race = _best(record, "word_basket.hl.race", lambda p: -int(p["ms"]), ("winner_seat", "word"))

@@ -287,3 +287,13 @@ def test_after_a_tie_for_first_nobody_is_runner_up():
     assert titled(record)["s3"][0] != "runner_up"
     record = [win("word_basket", ["s1", "s2", "s3"], ["s1"], ["s3"], ["s2"])]
     assert titled(record)["s3"] == ("runner_up", {"count": 1})
+
+
+def test_a_night_where_everyone_is_level_on_top_gives_titles_that_say_something():
+    """Seen on a look-through: one won game of The Mind made both players 'joint top' (2 players
+    level on 1 pt), and the true, specific 'mind reader' title (a 70 ms gap) was lost."""
+    record = [entry("the_mind", ["s1", "s2"], {"coop": True, "won": True, "places": [["s1", "s2"]]},
+                    [hl("the_mind.hl.gap", ms=70, seat="s1", next_seat="s2", card=1, next_card=4, level=12)])]
+    got = titled(record)
+    assert got["s1"] == ("gap", {"ms": 70, "partner_seat": "s2"})
+    assert got["s2"] == ("gap", {"ms": 70, "partner_seat": "s1"})
