@@ -210,20 +210,26 @@ class Table:
         assert self.tv.evaluate("() => PH.last.game.coach") is None
 
 
-@pytest.fixture(scope="module")
-def table(tmp_path_factory, pw):
+def running_table(tmp_path_factory, pw, label: str, cls: type | None = None):
+    """A module's party (generator, for a module-scoped fixture): one server, one browser and a
+    ``cls`` table (default :class:`Table`) for every test; page problems fail it at the end."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing")
-    srv = ServerProcess("eventlet", 7, tmp_path_factory.mktemp("coach"))
+    srv = ServerProcess("eventlet", 7, tmp_path_factory.mktemp(label))
     browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
     try:
         srv.wait_ready()
-        t = Table(browser, srv)
+        t = (cls or Table)(browser, srv)
         yield t
         assert not t.problems, t.problems
     finally:
         browser.close()
         srv.stop()
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory, pw):
+    yield from running_table(tmp_path_factory, pw, "coach")
 
 
 # --- The Mind: level 1, all of it, in each language ----------------------------------------------------

@@ -15,6 +15,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .test_e2e_howto import seat_players
 from .test_e2e_mind import close_all, open_tv, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
@@ -28,21 +29,12 @@ _LEGIBLE = """() => { const p = document.getElementById("host-menu"), r = p.getB
            scrolls: p.scrollHeight > p.clientHeight + 1 }; }"""
 
 
-def join(sio_peer, srv, names):
-    peers = []
-    for name in names:
-        peer = sio_peer(srv.url, {"role": "phone", "token": None, "lang": "ja"}, name)
-        assert peer.send("join", {"name": name})["ok"]
-        peers.append(peer)
-    return peers
-
-
 def test_host_menu_holds_the_host_tools_and_works_from_the_keyboard(server, browser, sio_peer):
     srv = server(mode="eventlet", seed=16)
     problems: list[str] = []
     tv = open_tv(browser, srv, problems)
     try:
-        aki, ben, chloe, dan = join(sio_peer, srv, ["あき", "Ben", "Chloé", "Dan"])
+        aki, ben, chloe, dan = seat_players(srv, sio_peer, ["あき", "Ben", "Chloé", "Dan"])
         roster = tv.get_by_test_id("roster")
         expect(roster.locator("li")).to_have_count(4)
         # the shared screen shows names only, and the room code small in the top bar
@@ -144,7 +136,7 @@ def test_host_menu_is_a_dialog_that_leaves_start_and_the_tiles_free(server, brow
     problems: list[str] = []
     tv = open_tv(browser, srv, problems)
     try:
-        join(sio_peer, srv, ["あき", "Ben", "Chloé", "Dan"])
+        seat_players(srv, sio_peer, ["あき", "Ben", "Chloé", "Dan"])
         expect(tv.get_by_test_id("roster").locator("li")).to_have_count(4)
         button, panel = tv.get_by_test_id("host-menu"), tv.get_by_test_id("host-menu-panel")
         start = tv.get_by_test_id("start")

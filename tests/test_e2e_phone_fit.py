@@ -25,11 +25,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from .conftest import ServerProcess
 from partyhost import i18n
 from partyhost.lexicon import kana
 
-from .test_e2e_coach import Table as CoachTable, _nonword
+from .test_e2e_coach import Table as CoachTable, _nonword, running_table
 from .test_e2e_word_basket import find_play, fitting_cards
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
@@ -158,18 +158,7 @@ class Table(CoachTable):
 @pytest.fixture(scope="module")
 def table(tmp_path_factory, pw):
     """The module's party: one server, one browser, the TV and four phones, for every test."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing")
-    srv = ServerProcess("eventlet", 7, tmp_path_factory.mktemp("fit"))
-    browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-    try:
-        srv.wait_ready()
-        t = Table(browser, srv)
-        yield t
-        assert not t.problems, t.problems
-    finally:
-        browser.close()
-        srv.stop()
+    yield from running_table(tmp_path_factory, pw, "fit", Table)
 
 
 # --- the lobby, a player's and a host phone's, with each game's options -----------------------------
