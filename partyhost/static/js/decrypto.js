@@ -39,7 +39,7 @@
     const col = (team) => `<div class="dc-lobby-team team-${team}" data-testid="lobby-${team}">
         <h3>${esc(teamName(team))} <small>${teams[team].length}</small></h3>
         <ul>${teams[team].map((seat) => `<li>${s.host
-          ? `<button class="dc-move" data-move="${esc(seat)}" data-testid="move-${esc(seat)}">${esc(name(s, seat))} <i>${team === "white" ? "→" : "←"}</i></button>`
+          ? `<button class="dc-move" data-move="${esc(seat)}" data-testid="move-${esc(seat)}"><span>${esc(name(s, seat))}</span> <i>${team === "white" ? "→" : "←"}</i></button>`
           : esc(name(s, seat))}${TEAMS.includes(opts.teams[seat]) ? "" : ` <span class="auto">${esc(t("decrypto.lobby.auto"))}</span>`}</li>`).join("")}</ul></div>`;
     const html = `<div class="dc-lobby">
       <h2>${esc(t("decrypto.lobby.teams"))}</h2>

@@ -1,0 +1,99 @@
+"""Browser tests of TV type and layout read from a sofa, in Debian's Chromium on the real server.
+
+The TV's sofa rule is its body type: 1.6vw, 20.5 px at 1280x720 (the lobby's words are held to
+19.9 px × width/1280 in tests/test_e2e_night_summary.py); every measure here scales with the width.
+
+* The lobby's game options (Decrypto, Top Ten, Word Basket, Diabolo), nine long names, ja and en,
+  at 1280x720 and 1920x1080: the options' own words are at the TV's body size, the players' names
+  inside them at the tight players list's (.85 of it), and the side column neither scrolls nor
+  cuts anything off, and no two of the options' controls overlap. Before: 13–16 px words.
+
+Players are python-socketio clients (fast); everything waits for state, never for time.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_e2e_howto import LONG_NAMES, open_tv_at, seat_players
+from .test_e2e_mind import close_all, menu_click, shot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.server]
+
+OPTION_GAMES = ["decrypto", "top_ten", "word_basket", "diabolo"]
+
+# The players' names inside the options (and a name's own tag, Decrypto's 自動): the players list's size
+_NAME_PARTS = ".dc-move, .dc-move *, .dc-lobby-team .auto, .hc .who, .hc select, .dia-opts fieldset label"
+
+# Font sizes of the options' words and of the names in them, what is cut off or outside the side
+# column, overlapping controls, and whether the side column scrolls.
+_OPTIONS_FIT = """(names) => {
+  const side = document.querySelector(".lobby .side"), root = side.querySelector(".game-options");
+  const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && el.checkVisibility(); };
+  const own = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  const words = [], nameSizes = [], out = [];
+  for (const el of root.querySelectorAll("*")) {
+    if (!shown(el)) continue;
+    const px = parseFloat(getComputedStyle(el).fontSize), text = el.textContent.trim().slice(0, 24);
+    const field = el.matches("select, input:not([type=checkbox])");
+    if (!own(el) && !field) continue;
+    (el.matches(names) ? nameSizes : words).push([px, el.tagName + " " + text]);
+  }
+  const s = side.getBoundingClientRect();
+  const inside = (r) => r.left >= s.left - 1 && r.right <= s.right + 1 && r.top >= s.top - 1 && r.bottom <= s.bottom + 1;
+  const controls = [...root.querySelectorAll("label, button, select, input, summary, legend, p, h2, h3, li")].filter(shown);
+  for (const el of controls) {
+    if (!inside(el.getBoundingClientRect())) out.push("outside: " + el.tagName + " " + el.textContent.trim().slice(0, 24) + " " + JSON.stringify(el.getBoundingClientRect()));
+    if (el.scrollWidth > el.clientWidth + 1 && !el.matches(names) && !el.querySelector(names) && getComputedStyle(el).overflow === "hidden")
+      out.push("clipped: " + el.textContent.trim().slice(0, 24));
+  }
+  for (let i = 0; i < controls.length; i++) for (let j = i + 1; j < controls.length; j++) {
+    const a = controls[i], b = controls[j];
+    if (a.contains(b) || b.contains(a)) continue;
+    const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+    const w = Math.min(p.right, q.right) - Math.max(p.left, q.left), h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+    if (w > 1 && h > 1) out.push("overlap: " + a.textContent.trim().slice(0, 16) + " / " + b.textContent.trim().slice(0, 16));
+  }
+  return { words, names: nameSizes, out, scroll: side.scrollHeight - side.clientHeight };
+}"""
+
+_SETTLED = "() => { const s = document.querySelector('.lobby .side'); return s.scrollHeight <= s.clientHeight + 1; }"
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_the_lobby_options_read_from_the_sofa_and_fit_with_nine_players(server, browser, sio_peer, size):
+    srv = server(mode="eventlet", seed=3)
+    problems: list[str] = []
+    seat_players(srv, sio_peer, LONG_NAMES)
+    tv = open_tv_at(browser, srv, problems, *size)
+    scale = size[0] / 1280
+    try:
+        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
+        for lang in ("ja", "en"):
+            if lang == "en":
+                menu_click(tv, "[data-testid=lang]")
+                tv.wait_for_function("() => PH.lang === 'en'")
+            for game in OPTION_GAMES:
+                tv.locator(f"[data-choose={game}]").click()
+                tv.wait_for_function(f"() => PH.last.party.game_key === '{game}'")
+                expect(tv.get_by_test_id("game-options").locator("label, button").first).to_be_visible()
+                try:  # the lobby settles (its players list steps down once the options are drawn)
+                    tv.wait_for_function(_SETTLED, timeout=5000)
+                except Exception:
+                    pass  # measured and reported below
+                found = tv.evaluate(_OPTIONS_FIT, _NAME_PARTS)
+                where = (size, lang, game)
+                shot(tv, f"tv-type-lobby-{game}-{lang}-{size[0]}.png")
+                print(where, "words", min(found["words"]), "names", min(found["names"], default=None), "scroll", found["scroll"])
+                assert found["words"], where
+                small = [w for w in found["words"] if w[0] < 19.9 * scale]
+                assert not small, (where, small)
+                small = [n for n in found["names"] if n[0] < 17 * scale]
+                assert not small, (where, small)
+                assert found["out"] == [], (where, found["out"])
+                assert found["scroll"] <= 1, (where, found["scroll"])
+        assert not problems, problems
+    finally:
+        close_all(tv)
+
