@@ -8,6 +8,9 @@ The TV's sofa rule is its body type: 1.6vw, 20.5 px at 1280x720 (the lobby's wor
   inside them at the tight players list's (.85 of it), and the side column neither scrolls nor
   cuts anything off, and no two of the options' controls overlap. Before: 13–16 px words.
 
+* Diabolo: the TV's banner while everyone else picks a card (a word voted down, the longest names)
+  takes at most two lines at 1280x720 and 1920x1080, ja and en. Before: four lines at 1280x720.
+
 Players are python-socketio clients (fast); everything waits for state, never for time.
 """
 
@@ -16,8 +19,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from . import reveal_stage as stage
+from . import test_diabolo as dia
 from .test_e2e_howto import LONG_NAMES, open_tv_at, seat_players
 from .test_e2e_mind import close_all, menu_click, shot
+from .test_e2e_reveals import scene
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -97,3 +103,56 @@ def test_the_lobby_options_read_from_the_sofa_and_fit_with_nine_players(server, 
     finally:
         close_all(tv)
 
+
+WORD = "ZURKENSTIG"
+
+
+def diabolo_picking():
+    """Six players: s3's ten-letter ZURKENSTIG was voted down; four have picked, one is picking."""
+    g = dia.new_game(6)
+    dia.turn_up(g, list(WORD))
+    dia.claim(g, "s3", WORD, list(WORD), now=3.0)
+    for s in ("s1", "s2", "s4", "s5"):
+        g.apply(s, {"type": "vote", "vote": g.vote["id"], "ballot": "reject"}, 4.0)
+        if g.phase != "vote":
+            break
+    assert g.phase == "picking"
+    for s in ("s1", "s2", "s4", "s5"):  # four of the five have picked (four lines on main)
+        g.apply(s, {"type": "pick", "round": 1, "card": g.table[0]}, 4.5)
+    assert g.phase == "picking"
+    g.picking["deadline"] = stage.NOW + 600.0  # the pick stays open while the test looks
+    return g
+
+
+# The number of lines the words of the TV's claim banner take (its paragraphs; the cards between
+# them are not words), and their smallest font size.
+_BANNER_LINES = """() => {
+  const ps = [...document.querySelectorAll("[data-testid=tv-claim] > p")];
+  let lines = 0;
+  for (const p of ps) {
+    const range = document.createRange(); range.selectNodeContents(p);
+    lines += new Set([...range.getClientRects()].filter((r) => r.width > 1).map((r) => Math.round(r.top))).size;
+  }
+  return { lines, text: ps.map((p) => p.textContent.trim().replace(/\\s+/g, " ")).join(" | "),
+    size: Math.min(...ps.map((p) => parseFloat(getComputedStyle(p).fontSize))) };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_diabolos_everyone_picks_banner_is_two_lines_at_most(server, browser, sio_peer, tmp_path, lang):
+    srv, _, _ = scene(server, sio_peer, tmp_path, diabolo_picking, names=LONG_NAMES[:6])
+    problems: list[str] = []
+    tv = open_tv_at(browser, srv, problems, 1280, 720, lang=lang)
+    try:
+        expect(tv.get_by_test_id("tv-claim")).to_contain_text(WORD)
+        for width, height in ((1280, 720), (1920, 1080)):
+            tv.set_viewport_size({"width": width, "height": height})
+            tv.wait_for_function(f"() => innerWidth === {width}")
+            found = tv.evaluate(_BANNER_LINES)
+            shot(tv, f"tv-type-diabolo-picking-{lang}-{width}.png")
+            print(lang, width, found)
+            assert found["lines"] <= 2, (lang, width, found)
+            assert found["size"] >= 19.9 * width / 1280, found
+        assert not problems, problems
+    finally:
+        close_all(tv)

@@ -407,8 +407,10 @@
     const e = g.last_event;
     const freshClaim = g.claim && e && ["claim_taken", "claim_vote", "claim_rejected", "picked"].includes(e.kind);
     const banner = g.phase === "vote" ? voteBox(g, s, "tv")
-      : freshClaim ? `<div class="dia-claim ${esc(g.claim.status)}" data-testid="tv-claim"><p>${esc(eventText(g, s))}</p>${claimCards(g.claim)}
-          ${g.phase === "picking" ? `<p class="small">${esc(pickedList(g, s, g.picking.picked))} ${PH.countdown(g.picking.deadline)}</p>`
+      /* while the others pick, two lines: what happens (the cards below spell the word, the log
+         beside names its player) and how many have picked, whatever the names' length */
+      : freshClaim ? `<div class="dia-claim ${esc(g.claim.status)}" data-testid="tv-claim"><p>${esc(g.phase === "picking" ? t("diabolo.pick_everyone") : eventText(g, s))}</p>${claimCards(g.claim)}
+          ${g.phase === "picking" ? `<p class="small" data-testid="tv-pick-progress">${esc(t("diabolo.pick_progress", { picked: Object.keys(g.picking.picked || {}).length, total: (g.picking.pickers || []).length }))} ${PH.countdown(g.picking.deadline)}</p>`
             : e.kind === "picked" ? `<p class="small">${esc(pickedList(g, s, e.picks))}</p>` : ""}</div>`
       : g.phase === "turning" && !g.table.length && !g.auto ? `<p class="event big">${esc(t("diabolo.waiting_dealer"))}</p>`
       : "";
