@@ -11,6 +11,12 @@ The TV's sofa rule is its body type: 1.6vw, 20.5 px at 1280x720 (the lobby's wor
 * Diabolo: the TV's banner while everyone else picks a card (a word voted down, the longest names)
   takes at most two lines at 1280x720 and 1920x1080, ja and en. Before: four lines at 1280x720.
 
+* Top Ten: while numbers are revealed, the theme's words fill their box beside the spotlight
+  (badge, title and poles grow together; the title stays under half the revealed number and no
+  block of words is taller than it), and with the deck's longest title and poles in both
+  languages nothing leaves the box or the middle. Before: the box stood as tall as the spotlight
+  and its words took 39 % of it, the title at 1.55em.
+
 Players are python-socketio clients (fast); everything waits for state, never for time.
 """
 
@@ -18,6 +24,8 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
+
+from partyhost.games.top_ten import THEME_LANGS, load_deck
 
 from . import reveal_stage as stage
 from . import test_diabolo as dia
@@ -153,6 +161,67 @@ def test_diabolos_everyone_picks_banner_is_two_lines_at_most(server, browser, si
             print(lang, width, found)
             assert found["lines"] <= 2, (lang, width, found)
             assert found["size"] >= 19.9 * width / 1280, found
+        assert not problems, problems
+    finally:
+        close_all(tv)
+
+
+
+# The Top Ten theme box beside the revealed number: its size, the part its words take, whether
+# anything leaves it or the middle of the screen, and the title's and the number's font sizes.
+_THEME_FILL = """() => {
+  const centre = document.querySelector(".tt.tv .tt-centre"), box = centre.querySelector("[data-testid=tt-theme]");
+  const b = box.getBoundingClientRect(), c = centre.getBoundingClientRect(), cs = getComputedStyle(box);
+  const inner = b.height - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom) - parseFloat(cs.borderTopWidth) - parseFloat(cs.borderBottomWidth);
+  const parts = [...box.querySelectorAll(".tt-mode, .tt-title h2, .tt-poles")].map((el) => el.getBoundingClientRect());
+  const top = Math.min(...parts.map((r) => r.top)), bottom = Math.max(...parts.map((r) => r.bottom));
+  const out = [];
+  for (const el of box.querySelectorAll(".tt-mode, .tt-title h2, .tt-poles span, .tt-poles b")) {
+    const r = el.getBoundingClientRect();
+    if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) out.push("outside the box: " + el.textContent.trim());
+  }
+  if (box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1) out.push("the box overflows");
+  if (b.top < c.top - 1 || b.bottom > c.bottom + 1) out.push("the box leaves the middle");
+  if (centre.scrollHeight > centre.clientHeight + 1) out.push("the middle overflows");
+  const px = (sel) => parseFloat(getComputedStyle(document.querySelector(sel)).fontSize);
+  const tallest = Math.max(...[...box.querySelectorAll(".tt-title h2, .tt-poles span")].map((el) => el.getBoundingClientRect().height));
+  return { fill: (bottom - top) / inner, box: [b.width, b.height], out, tallest,
+    numberHeight: document.querySelector("[data-testid=tt-spot-number]").getBoundingClientRect().height,
+    title: px("[data-testid=tt-title]"), number: px("[data-testid=tt-spot-number]"), low: px("[data-testid=tt-low]") };
+}"""
+
+
+def _longest_theme(lang: str) -> dict:
+    """The longest title and the longest poles of a deck, on one card (the worst case)."""
+    themes = [t for c in load_deck(lang) for side in c["sides"] for t in side]
+    longest = max(themes, key=lambda t: len(t["title"]))
+    return dict(longest, low=max((t["low"] for t in themes), key=len), high=max((t["high"] for t in themes), key=len))
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_top_tens_theme_fills_its_box_beside_the_revealed_number(server, browser, sio_peer, tmp_path, size):
+    srv, _, _ = scene(server, sio_peer, tmp_path, stage.top_ten_miss)
+    problems: list[str] = []
+    tv = open_tv_at(browser, srv, problems, *size)
+    try:
+        expect(tv.get_by_test_id("tt-spot")).to_be_visible()
+        expect(tv.locator(".tt.tv.revealing")).to_have_count(1)
+        themes = [("deck", None)] + [(f"longest-{lang}", _longest_theme(lang)) for lang in THEME_LANGS]
+        for name, theme in themes:
+            if theme:
+                tv.evaluate("(t) => { Object.assign(PH.last.game.theme, t); PH.refresh(); }", theme)
+                expect(tv.get_by_test_id("tt-title")).to_have_text(theme["title"])
+            found = tv.evaluate(_THEME_FILL)
+            shot(tv, f"tv-type-top_ten-theme-{name}-{size[0]}.png")
+            print(size, name, found)
+            assert found["out"] == [], (size, name, found)
+            # the words take most of the box (half of it stood empty: 36 % at 1920x1080)
+            assert found["fill"] >= 0.75, (size, name, found)
+            # the number just revealed stays the largest type, the title under half of it
+            assert found["title"] < found["number"] / 2, (size, name, found)
+            assert found["tallest"] < found["numberHeight"], (size, name, found)
+            if name == "deck":  # a title of ordinary length grows (it was 1.55em of the body)
+                assert found["title"] >= 1.3 * 1.55 * 1.6 * size[0] / 100, (size, name, found)
         assert not problems, problems
     finally:
         close_all(tv)

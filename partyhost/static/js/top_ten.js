@@ -185,6 +185,42 @@
     </div>`;
   }
 
+  /* While numbers are revealed the theme stands beside the spotlight, as tall as the middle of
+     the screen: its words grow (badge, title and poles together) to the largest size that keeps
+     the box inside the middle and every word inside the box, the title under half the revealed
+     number's size and no block of words taller than it (that number stays the largest type on
+     the screen). Done again when the
+     middle's size changes (another TV size, a redraw). */
+  const fitObserved = new WeakSet();
+  function fitRevealTheme(el) {
+    const centre = el.querySelector(".tt.tv.revealing .tt-centre");
+    const theme = centre && centre.querySelector(".tt-theme.big");
+    const number = centre && centre.querySelector(".tt-spot .n");
+    if (!theme || !number) return;
+    const title = theme.querySelector(".tt-title h2");
+    const cap = parseFloat(getComputedStyle(number).fontSize) * 0.48, tall = number.offsetHeight;
+    const fits = () => theme.scrollWidth <= theme.clientWidth + 1 && theme.scrollHeight <= theme.clientHeight + 1
+      && centre.scrollHeight <= centre.clientHeight + 1 && theme.offsetHeight <= centre.clientHeight + 1
+      && parseFloat(getComputedStyle(title).fontSize) <= cap
+      && [...theme.querySelectorAll(".tt-title h2, .tt-poles span")].every((w) => w.offsetHeight < tall);
+    theme.style.fontSize = "";
+    let lo = 1, hi = 2.6;
+    for (let i = 0; i < 7; i++) {
+      const mid = (lo + hi) / 2;
+      theme.style.fontSize = mid + "em";
+      if (fits()) lo = mid; else hi = mid;
+    }
+    theme.style.fontSize = lo > 1.01 ? lo + "em" : "";
+    if (!fitObserved.has(centre) && window.ResizeObserver) {
+      fitObserved.add(centre);
+      let size = "";
+      new ResizeObserver(() => {
+        const now = centre.clientWidth + "x" + centre.clientHeight;
+        if (now !== size && centre.isConnected) { size = now; fitRevealTheme(el); }
+      }).observe(centre);
+    }
+  }
+
   function tv(root, s) {
     const g = s.game;
     const d = track(s, g, "tv");
@@ -257,6 +293,7 @@
         if (step) ttv.classList.remove(step);
         ttv.classList.add((step = next));
       }
+      fitRevealTheme(el);
       PH.guard(el.querySelector("[data-tt-host-next]"), () => PH.hostAct("next_round", { round: g.round }), { key: "top_ten-host-next" });
       PH.guard(el.querySelector("[data-tt-pass]"), () => PH.hostAct("pass_captain", { round: g.round }), { key: "top_ten-pass" });
     });
