@@ -17,10 +17,16 @@ The TV's sofa rule is its body type: 1.6vw, 20.5 px at 1280x720 (the lobby's wor
   languages nothing leaves the box or the middle. Before: the box stood as tall as the spotlight
   and its words took 39 % of it, the title at 1.55em.
 
+* The Mind: on the TV's level chart, the numbers of cards played a moment apart with close values
+  (72 to 77 within a second, 8 and 9, 98 and 100) overlap no other number, no dot and no axis
+  label, and stay inside the chart. Before: 8 to 14 clashes.
+
 Players are python-socketio clients (fast); everything waits for state, never for time.
 """
 
 from __future__ import annotations
+
+import random
 
 import pytest
 from playwright.sync_api import expect
@@ -222,6 +228,61 @@ def test_top_tens_theme_fills_its_box_beside_the_revealed_number(server, browser
             assert found["tallest"] < found["numberHeight"], (size, name, found)
             if name == "deck":  # a title of ordinary length grows (it was 1.55em of the body)
                 assert found["title"] >= 1.3 * 1.55 * 1.6 * size[0] / 100, (size, name, found)
+        assert not problems, problems
+    finally:
+        close_all(tv)
+
+
+# (seconds into the level, card, seat): 72 to 77 a moment apart, 8 and 9 at the start, 98
+# and 100 at the end; every card played in order, so the level is cleared
+CLOSE_PLAYS = [(1.0, 8, "s1"), (1.3, 9, "s2"), (6.0, 31, "s3"), (11.0, 72, "s1"), (11.2, 73, "s3"), (11.4, 74, "s2"),
+               (11.7, 75, "s3"), (11.9, 76, "s2"), (12.0, 77, "s1"), (16.0, 98, "s2"), (16.2, 100, "s3")]
+
+
+def the_mind_close_cards():
+    """Three players, level 1 with three or four cards each, cleared; several cards played close in time and value."""
+    from partyhost.games.the_mind import TheMind
+
+    from . import test_the_mind as tm
+    g = TheMind()
+    g.setup(["s1", "s2", "s3"], {}, random.Random(1), 0.0)
+    g.levels = 4
+    g.hands = {s: sorted(c for _, c, who in CLOSE_PLAYS if who == s) for s in ("s1", "s2", "s3")}
+    tm.ready_all(g, 0.0)
+    for t, card, seat in CLOSE_PLAYS:
+        tm.play(g, seat, card, t)
+    assert g.phase == "ready" and g.chart and len(g.chart["cards"]) == len(CLOSE_PLAYS), g.phase
+    return g
+
+
+# The chart's card labels: each one's box, and the pairs that overlap one another or another card's dot.
+_LABEL_CLASHES = """() => {
+  const svg = document.querySelector("[data-testid=chart]");
+  const labels = [...svg.querySelectorAll(".lbl")].map((el) => ({ text: el.textContent, r: el.getBoundingClientRect() }));
+  const dots = [...svg.querySelectorAll("circle")].map((el) => el.getBoundingClientRect());
+  const cut = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+  const out = [];
+  labels.forEach((a, i) => {
+    labels.slice(i + 1).forEach((b) => { if (cut(a.r, b.r)) out.push(a.text + " / " + b.text); });
+    dots.forEach((d, j) => { if (cut(a.r, d)) out.push(a.text + " on dot " + j); });
+  });
+  const box = svg.getBoundingClientRect();
+  for (const a of labels) if (a.r.left < box.left || a.r.right > box.right || a.r.top < box.top || a.r.bottom > box.bottom) out.push(a.text + " outside");
+  return { count: labels.length, out, size: labels.length ? labels[0].r.height : 0 };
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_the_minds_level_chart_keeps_close_cards_labels_apart(server, browser, sio_peer, tmp_path, size):
+    srv, _, _ = scene(server, sio_peer, tmp_path, the_mind_close_cards)
+    problems: list[str] = []
+    tv = open_tv_at(browser, srv, problems, *size)
+    try:
+        expect(tv.get_by_test_id("chart").locator(".lbl")).to_have_count(len(CLOSE_PLAYS))
+        found = tv.evaluate(_LABEL_CLASHES)
+        shot(tv, f"tv-type-the_mind-chart-{size[0]}.png")
+        print(size, found)
+        assert found["out"] == [], (size, found)
         assert not problems, problems
     finally:
         close_all(tv)

@@ -85,23 +85,49 @@
     const ticks = [];
     const step = maxT > 60 ? 10 : maxT > 20 ? 5 : maxT > 8 ? 2 : 1;
     for (let v = 0; v <= maxT; v += step) ticks.push(`<line x1="${x(v)}" y1="${H - B}" x2="${x(v)}" y2="${H - B + 5}" stroke="#778"/><text x="${x(v)}" y="${H - 12}" class="ax">${v}${esc(t("the_mind.chart_time"))}</text>`);
-    /* Labels go above their dot, else below, else to the right: the first free place, so
-       cards played a moment apart stay readable. */
-    const placed = [];
-    const free = (lx, ly) => placed.every(([px, py]) => Math.abs(px - lx) > 34 || Math.abs(py - ly) > 24);
+    /* Each card's number goes in the first free place around its dot: above, below, right, left,
+       the corners, then the same a step further out (with a thin line back to the dot). A place
+       is free when the number's box (its font's full height) touches no dot, no number placed
+       before and no axis label, and stays inside the chart; cards played a moment apart (72 and
+       74) stay readable. With no free place, the one that overlaps least. */
+    const ASC = 31, DESC = 8, DOT = 16; /* the numbers' font box (26px type) and a dot's half-size, drawing units */
+    const boxes = cards.map((c) => { const cx = x(c.t), cy = y(c.card); return { l: cx - DOT, r: cx + DOT, t: cy - DOT, b: cy + DOT }; });
+    const used = [];
+    for (let v = 0; v <= maxT; v += step) {
+      const w = String(v).length * 13 + 26;
+      used.push({ l: x(v) - w / 2, r: x(v) + w / 2, t: H - 12 - 24, b: H - 12 + 6 });
+    }
+    used.push({ l: 0, r: L - 4, t: y(100) - 22, b: y(100) + 10 }, { l: 0, r: L - 4, t: y(1) - 22, b: y(1) + 10 });
+    const clash = (a, z) => Math.max(0, Math.min(a.r, z.r) - Math.max(a.l, z.l)) * Math.max(0, Math.min(a.b, z.b) - Math.max(a.t, z.t));
+    const labelAt = (c) => {
+      const cx = x(c.t), cy = y(c.card), w = String(c.card).length * 16 + 4, h = ASC + DESC, gap = 3;
+      const tries = [];
+      for (const far of [0, 18, 36, 54]) {
+        const d = DOT + gap + far;
+        const dirs = [[0, -1], [0, 1], [1, 0], [-1, 0], [1, -1], [-1, -1], [1, 1], [-1, 1]];
+        for (const [dx, dy] of dirs) {
+          const mx = cx + dx * (d + w / 2), my = cy + dy * (d + h / 2);
+          tries.push({ box: { l: mx - w / 2, r: mx + w / 2, t: my - h / 2, b: my + h / 2 }, lx: mx, ly: my - h / 2 + ASC, far });
+        }
+      }
+      const cost = (tr) => tr.box.l < 0 || tr.box.r > W || tr.box.t < 0 || tr.box.b > H ? Infinity
+        : boxes.reduce((n, z) => n + clash(tr.box, z), 0) + used.reduce((n, z) => n + clash(tr.box, z), 0);
+      const best = tries.find((tr) => cost(tr) === 0) || tries.reduce((a, b2) => (cost(b2) < cost(a) ? b2 : a));
+      used.push(best.box);
+      return best;
+    };
     const dots = cards.map((c) => {
       const col = PH.colorOf(s, c.seat);
       const hollow = c.kind !== "play";
       /* every card at its own time: discards share the time of the play or shuriken that
          caused them, and their different values keep them apart vertically */
       const cx = x(c.t), cy = y(c.card);
-      const spots = [[cx, cy - 20], [cx, cy + 38], [cx + 34, cy + 9], [cx - 34, cy + 9]];
-      const [lx, ly] = spots.find(([a, b]) => free(a, b)) || spots[0];
-      placed.push([lx, ly], [cx, cy + 9]);
+      const at = labelAt(c);
       const title = hollow ? t("the_mind.chart_" + (c.reason || "mistake")) : PH.nameOf(s, c.seat);
-      return `<g class="pt"><title>${esc(title)}</title><circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="13" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="4" ${hollow ? 'stroke-dasharray="5 4"' : ""}/>
+      const lead = at.far ? `<line x1="${cx.toFixed(1)}" y1="${cy.toFixed(1)}" x2="${at.lx.toFixed(1)}" y2="${(at.ly - ASC / 2).toFixed(1)}" stroke="${col}" stroke-width="1.5" opacity=".6" class="lead"/>` : "";
+      return `<g class="pt"><title>${esc(title)}</title>${lead}<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="13" fill="${hollow ? "none" : col}" stroke="${col}" stroke-width="4" ${hollow ? 'stroke-dasharray="5 4"' : ""}/>
         <text x="${cx.toFixed(1)}" y="${(cy + 6).toFixed(1)}" class="mk" fill="${hollow ? col : "#14161f"}">${PH.shapeOf(c.seat)}</text>
-        <text x="${lx.toFixed(1)}" y="${ly.toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
+        <text x="${at.lx.toFixed(1)}" y="${at.ly.toFixed(1)}" class="lbl" fill="${col}">${c.card}</text></g>`;
     }).join("");
     return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" data-testid="chart">
       <line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#778"/>
