@@ -12,6 +12,7 @@ Nothing here talks to Flask: the engine is given an ``emit(event, data, sid)`` c
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import logging
@@ -152,8 +153,11 @@ HELD_PARTS = wire.HELD_PARTS
 
 def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
     """``view`` as compact strict JSON with sorted keys, exactly as :func:`wire.compact` writes it,
-    but each top-level dict or list is written once per ``memo``: views that share the same
-    object (the party view, a seat's game view, see :meth:`Engine.view_for`) reuse its text.
+    but each dict or list in the view's top two levels is written once per ``memo``: views that
+    share the same object reuse its text. The party view and the join box are one object in every
+    view (:meth:`Engine.view_for`); inside each seat's game view, the parts that are the same for
+    every seat are one object too when the game builds them with :meth:`Game.table_part`, so a
+    flush writes the table once however many seats' views hold it (issue 18, sixth pass).
 
     Args:
         view: a view (a dict with string keys).
@@ -162,33 +166,55 @@ def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
     Raises:
         ValueError: a non-finite number anywhere in the view.
     """
+    return _encode_dict(view, memo, True)
+
+
+def _encode_dict(obj: dict, memo: dict[int, tuple[Any, str]], outer: bool) -> str:
+    """:func:`encode_view`'s work for one dict: its members written one by one, the dicts and
+    lists among them through ``memo``; with ``outer`` a dict member is itself written member by
+    member (one level deeper), else whole by :func:`wire.compact`."""
     parts = []
-    for key in sorted(view):
-        value = view[key]
+    for key in sorted(obj):
+        head = _KEY_TEXTS.get(key)
+        if head is None:
+            if type(key) is not str:  # json writes other keys differently: leave it to json
+                return wire.compact(obj)
+            head = wire.compact(key) + ":"
+            if len(_KEY_TEXTS) < _KEY_TEXTS_MAX:
+                _KEY_TEXTS[key] = head
+        value = obj[key]
         kind = type(value)
         if kind is dict or kind is list:
             done = memo.get(id(value))
             if done is None:
-                done = memo[id(value)] = (value, wire.compact(value))
+                text = _encode_dict(value, memo, False) if outer and kind is dict else wire.compact(value)
+                done = memo[id(value)] = (value, text)
             text = done[1]
+        elif kind is str:
+            text = _encode_str(value)
         elif kind is bool or value is None:
             text = _LITERALS[value]
+        elif kind is int:
+            text = int.__repr__(value)
         else:
             text = wire.compact(value)
-        head = _KEY_TEXTS.get(key)
-        if head is None:
-            head = _KEY_TEXTS[key] = wire.compact(key) + ":"
         parts.append(head + text)
     return "{" + ",".join(parts) + "}"
 
+
+_encode_str = json.encoder.encode_basestring
+"""How :func:`wire.compact` (``ensure_ascii=False``) writes a string: the C function json uses."""
 
 _LITERALS = {True: "true", False: "false", None: "null"}
 """What :func:`wire.compact` writes for ``True``, ``False`` and ``None`` (looked up, not encoded:
 issue 18, fifth pass)."""
 
 _KEY_TEXTS: dict[str, str] = {}
-"""``'"key":'`` for each top-level view key seen (a few dozen fixed names), written once per
-process instead of once per view."""
+"""``'"key":'`` for each view and game-view key seen (a few dozen fixed names per game), written
+once per process instead of once per view; at most :data:`_KEY_TEXTS_MAX` are kept (a game
+keyed by seat ids adds a few per player)."""
+
+_KEY_TEXTS_MAX = 4096
 
 
 class Engine:
@@ -1005,42 +1031,45 @@ class Engine:
         held_texts: dict[str, str] = {}
         outgoing: dict[str, tuple[dict, list[str]]] = {}
         unsendable: list[str] = []
-        for conn in list(self.connections.values()):
-            kind = (conn.role, conn.seat, self.is_host(conn))
-            if kind not in lean:
-                view = self.view_for(conn, shared)
-                if lean_party is None:
-                    lean_party = {k: v for k, v in view["party"].items() if k not in HELD_PARTS}
-                lean_view = {**view, "party": lean_party}
-                try:
-                    lean[kind] = (view, lean_view, encode_view(lean_view, memo))
-                    if not held_texts:
-                        held_texts = self._held_texts(view["party"])
-                except ValueError:
-                    # a non-finite number in a view: a bug in a game. That socket keeps its last
-                    # good state; the others still get theirs, then the bug is raised loudly.
-                    lean[kind] = None
-            entry = lean[kind]
-            if entry is None:
-                unsendable.append(conn.sid)
-                continue
-            view, lean_view, text = entry
-            held = self._held.setdefault(conn.sid, {})
-            parts = tuple(k for k in HELD_PARTS if held.get(k) != held_texts[k])
-            if self._sent.get(conn.sid) == text and not parts:
-                continue
-            self._sent[conn.sid] = text
-            held.update((k, held_texts[k]) for k in parts)
-            if not parts:
-                outgoing.setdefault(text, (lean_view, []))[1].append(conn.sid)
-                continue
-            if (kind, parts) not in variants:
-                if parts not in parties:
-                    parties[parts] = {**lean_party, **{k: view["party"][k] for k in parts}}
-                with_parts = {**view, "party": parties[parts]}
-                variants[kind, parts] = (with_parts, encode_view(with_parts, memo))
-            with_parts, full_text = variants[kind, parts]
-            outgoing.setdefault(full_text, (with_parts, []))[1].append(conn.sid)
+        game = self.party.game
+        # the game's table parts are built once for all the seats' views (Game.sharing_views)
+        with game.sharing_views() if game is not None else contextlib.nullcontext():
+            for conn in list(self.connections.values()):
+                kind = (conn.role, conn.seat, self.is_host(conn))
+                if kind not in lean:
+                    view = self.view_for(conn, shared)
+                    if lean_party is None:
+                        lean_party = {k: v for k, v in view["party"].items() if k not in HELD_PARTS}
+                    lean_view = {**view, "party": lean_party}
+                    try:
+                        lean[kind] = (view, lean_view, encode_view(lean_view, memo))
+                        if not held_texts:
+                            held_texts = self._held_texts(view["party"])
+                    except ValueError:
+                        # a non-finite number in a view: a bug in a game. That socket keeps its last
+                        # good state; the others still get theirs, then the bug is raised loudly.
+                        lean[kind] = None
+                entry = lean[kind]
+                if entry is None:
+                    unsendable.append(conn.sid)
+                    continue
+                view, lean_view, text = entry
+                held = self._held.setdefault(conn.sid, {})
+                parts = tuple(k for k in HELD_PARTS if held.get(k) != held_texts[k])
+                if self._sent.get(conn.sid) == text and not parts:
+                    continue
+                self._sent[conn.sid] = text
+                held.update((k, held_texts[k]) for k in parts)
+                if not parts:
+                    outgoing.setdefault(text, (lean_view, []))[1].append(conn.sid)
+                    continue
+                if (kind, parts) not in variants:
+                    if parts not in parties:
+                        parties[parts] = {**lean_party, **{k: view["party"][k] for k in parts}}
+                    with_parts = {**view, "party": parties[parts]}
+                    variants[kind, parts] = (with_parts, encode_view(with_parts, memo))
+                with_parts, full_text = variants[kind, parts]
+                outgoing.setdefault(full_text, (with_parts, []))[1].append(conn.sid)
         now_json = '{"now":' + wire.dumps(now) + ","
         answered = {sid for _, _, sid in self._answers}
         after_save: list[tuple[str, Any]] = []
