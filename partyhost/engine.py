@@ -286,6 +286,9 @@ class Engine:
         # what the messages of this batch answered (results, welcomes, kicks): held until the
         # batch's snapshot is written, so nothing is acknowledged before it is durable (_flush)
         self._answers: list[tuple[str, Any, str]] = []
+        # (game, version) as the store last wrote it, while nothing but an action has run since:
+        # the next change's rollback copy is then the store's text, not a new encoding (_guarded)
+        self._saved_game: tuple[Any, int] | None = None
         if snapshot:
             self._restore(snapshot)
 
@@ -424,6 +427,7 @@ class Engine:
     def _fire_timers(self) -> None:
         now = self.clock()
         if self.party.hand_on_host(now):
+            self._saved_game = None  # the round was handed on outside _guarded
             self._dirty = True
         if self._save_failure is not None and now >= self._save_failure["retry_at"]:
             self._dirty = True  # try saving again even if nothing else changes
@@ -436,19 +440,30 @@ class Engine:
             self._dirty = True
 
     def _guarded(self, change: Callable[[], None]) -> None:
-        """Run a game change; on an unexpected exception, log it and restore the game as it was."""
+        """Run a game change; on an unexpected exception, log it and restore the game as it was.
+
+        The copy to restore is JSON text, parsed only if the change fails (issue 18). When the
+        store's last snapshot holds this very game as it is now (saved at the end of the last
+        flush, and only an action has run since: :attr:`_saved_game`), that text is the copy;
+        otherwise the game is encoded first (:meth:`Game.to_json`). Sixth pass: the game was
+        encoded twice per action, for this copy and for the snapshot."""
         game = self.party.game
-        # the copy to restore is kept as JSON text and parsed only if the change fails (one
-        # encoding per action instead of an encoding and a parse: issue 18)
-        snapshot = game.to_json() if game is not None else None
+        saved, self._saved_game = self._saved_game, None  # after this change the text is old
+        stored = (game is not None and saved is not None and saved[0] is game
+                  and saved[1] == game.version)
+        snapshot = game.to_json() if game is not None and not stored else None
         try:
             change()
         except RuleError:
             raise
         except Exception:
             log.exception("game raised; state restored")
-            if snapshot is not None:
-                self.party.game = type(game).from_dict(json.loads(snapshot), self.rng)
+            if stored:
+                data = json.loads(self.store.last_text)["party"]["game"]["state"]
+            else:
+                data = json.loads(snapshot) if snapshot is not None else None
+            if data is not None:
+                self.party.game = type(game).from_dict(data, self.rng)
             raise RuleError("internal") from None
 
     # ----- messages -----------------------------------------------------------------------------
@@ -457,6 +472,8 @@ class Engine:
         log.debug("message %s from %s (%s)", message.kind, message.sid, "known" if conn else "unknown")
         payload = message.payload
         msg_id = reply_id(payload)
+        if message.kind != "act":
+            self._saved_game = None  # joins, host moves, presence may change the game outside _guarded
         if message.kind == "connect" and conn is None:
             self._on_connect(message)
             return
@@ -953,6 +970,7 @@ class Engine:
             # live=True: the game's part is not deep-copied first, the store encodes it at once
             self.store.save({"party": self.party.to_dict(live=True), "game_now": now})
         except Exception as error:
+            self._saved_game = None
             retry_at = self.clock() + SAVE_RETRY
             if self._save_failure is None:
                 reason = failure_reason(error)
@@ -967,6 +985,9 @@ class Engine:
                 self._save_failure["retry_at"] = retry_at
                 self._save_failure["reason"] = failure_reason(error)
             return
+        game = self.party.game
+        if game is not None and getattr(self.store, "last_text", None) is not None:
+            self._saved_game = (game, game.version)
         if self._save_failure is not None:
             log.warning("保存できるようになりました / saving works again (%d attempts had failed)",
                         self._save_failure["count"])
