@@ -153,8 +153,8 @@ HELD_PARTS = wire.HELD_PARTS
 
 def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
     """``view`` as compact strict JSON with sorted keys, exactly as :func:`wire.compact` writes it,
-    but each dict or list in the view's top two levels is written once per ``memo``: views that
-    share the same object reuse its text. The party view and the join box are one object in every
+    but each dict or list of the view, and of its game view, is written once per ``memo``: views
+    that share the same object reuse its text. The party view and the join box are one object in every
     view (:meth:`Engine.view_for`); inside each seat's game view, the parts that are the same for
     every seat are one object too when the game builds them with :meth:`Game.table_part`, so a
     flush writes the table once however many seats' views hold it (issue 18, sixth pass).
@@ -171,8 +171,9 @@ def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
 
 def _encode_dict(obj: dict, memo: dict[int, tuple[Any, str]], outer: bool) -> str:
     """:func:`encode_view`'s work for one dict: its members written one by one, the dicts and
-    lists among them through ``memo``; with ``outer`` a dict member is itself written member by
-    member (one level deeper), else whole by :func:`wire.compact`."""
+    lists among them through ``memo``; with ``outer`` (the view itself) the game view is written
+    member by member too (one level deeper: its table parts are shared), anything else whole
+    by :func:`wire.compact`."""
     parts = []
     for key in sorted(obj):
         head = _KEY_TEXTS.get(key)
@@ -187,7 +188,10 @@ def _encode_dict(obj: dict, memo: dict[int, tuple[Any, str]], outer: bool) -> st
         if kind is dict or kind is list:
             done = memo.get(id(value))
             if done is None:
-                text = _encode_dict(value, memo, False) if outer and kind is dict else wire.compact(value)
+                if outer and kind is dict and key == "game":
+                    text = _encode_dict(value, memo, False)
+                else:
+                    text = wire.compact(value)
                 done = memo[id(value)] = (value, text)
             text = done[1]
         elif kind is str:
