@@ -22,6 +22,7 @@ from partyhost import wire
 #: of the table's view is checked too, whatever it holds).
 SHARED = {
     "decrypto": ("sheet", "teams", "tokens", "scores", "encryptors"),
+    "top_ten": ("players", "history", "reveals", "answer_order"),
     "the_mind": ("players", "pile"),
 }
 
