@@ -23,6 +23,7 @@ from partyhost import wire
 SHARED = {
     "decrypto": ("sheet", "teams", "tokens", "scores", "encryptors"),
     "top_ten": ("players", "history", "reveals", "answer_order"),
+    "word_basket": ("players", "chain", "events", "field", "rows", "options"),
     "the_mind": ("players", "pile"),
 }
 
