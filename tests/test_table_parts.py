@@ -24,6 +24,7 @@ SHARED = {
     "decrypto": ("sheet", "teams", "tokens", "scores", "encryptors"),
     "top_ten": ("players", "history", "reveals", "answer_order"),
     "word_basket": ("players", "chain", "events", "field", "rows", "options"),
+    "diabolo": ("players", "table", "log", "winners"),
     "the_mind": ("players", "pile"),
 }
 
