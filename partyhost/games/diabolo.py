@@ -970,7 +970,17 @@ class Diabolo(Game):
         "taken"|"rejected"}] (this round's settled claims, oldest first), "log_best": index in
         "log" of the round's best claim or None, "victory_tiles",
         "tile_handicap", "last_event", "version"}``; a seat also gets ``"me"``.
+
+        Everything but ``me`` is the table's (:meth:`_table_view`, :meth:`~.base.Game.table_part`):
+        one object whose members every view of one flush shares.
         """
+        out = dict(self.table_part("table", self._table_view))
+        if seat is not None:
+            out["me"] = seat
+        return out
+
+    def _table_view(self) -> dict:
+        """The part of :meth:`view` every seat sees alike (the TV's whole game view)."""
         totals = self.totals()
         next_dealer = None
         if self.phase == "scored":
@@ -981,7 +991,7 @@ class Diabolo(Game):
         if self.claim is not None:
             claim = {k: plain(v) for k, v in self.claim.items() if k != "ids"}
         vote = TableVote.from_dict(self.vote).view() if self.vote is not None else None
-        out = {
+        return {
             "game": self.KEY,
             "phase": self.phase,
             "lang": self.lang,
@@ -1015,9 +1025,6 @@ class Diabolo(Game):
             "last_event": plain(self.last_event),
             "version": self.version,
         }
-        if seat is not None:
-            out["me"] = seat
-        return out
 
     # --- snapshots, bots and the conformance suite ---------------------------------------------
 

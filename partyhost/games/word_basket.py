@@ -941,13 +941,29 @@ class WordBasket(Game):
         ``"last_surface"`` (that word as written, when it has kanji: 白紙 then 博士 is no repeat) and
         ``"lookup"`` (its last lookup, or None). No view holds another seat's hand or the deck
         order: a penalty or a draw shows only counts.
+
+        Everything but the seat's own keys is the table's (:meth:`_table_view`,
+        :meth:`~.base.Game.table_part`): one object whose members every view of one flush shares.
         """
+        out = dict(self.table_part("table", self._table_view))
+        if seat is not None:
+            out["me"] = seat
+            out["hand"] = [CARDS[c] for c in sorted(self.hands.get(seat, []))]
+            out["last_word"] = self.last_word.get(seat)
+            prev = self.previous_surface(seat)
+            out["last_surface"] = prev if prev is not None and words.has_kanji(prev) else None
+            out["lookup"] = plain(self.lookups.get(seat))
+        return out
+
+    def _table_view(self) -> dict:
+        """The part of :meth:`view` every seat sees alike (the TV's whole game view): hands only
+        as counts. It takes no seat, so no hand or lookup can be put into it."""
         vote = None
         if self.vote is not None:
             vote = {"id": self.vote_info["id"], "by": self.vote_info["by"], "seat": self.vote_info["seat"],
                     "chain": self.vote_info["chain"], **self.vote.view()}
         top = self._challengeable() if self.phase == "play" else None
-        out = {
+        return {
             "game": self.KEY,
             "phase": self.phase,
             "version": self.version,
@@ -979,14 +995,6 @@ class WordBasket(Game):
             "events": plain(self.events),
             "winner": self.winner,
         }
-        if seat is not None:
-            out["me"] = seat
-            out["hand"] = [CARDS[c] for c in sorted(self.hands.get(seat, []))]
-            out["last_word"] = self.last_word.get(seat)
-            prev = self.previous_surface(seat)
-            out["last_surface"] = prev if prev is not None and words.has_kanji(prev) else None
-            out["lookup"] = plain(self.lookups.get(seat))
-        return out
 
     def encode_field(self, name: str, value: Any) -> Any:
         """The table vote is held as a :class:`TableVote`; its snapshot is :meth:`TableVote.to_dict`."""
