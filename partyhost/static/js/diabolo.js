@@ -416,6 +416,7 @@
       : `<div class="dia-row tv n${Math.min(g.table.length, 40) > 24 ? "-many" : g.table.length > 14 ? "-more" : ""}" data-testid="tv-row">${g.table.map((c, i) => cardHtml(c, (held.has(c.id) ? "lifted" : "") + (i === g.table.length - 1 && e && e.kind === "turn" ? " new" : ""), `data-card="${c.id}"`)).join("")}</div>${jokerNote(g)}`;
     const players = g.players.map((p) => `<li class="${g.dealer === p.seat ? "dealer" : ""} ${away.has(p.seat) ? "away" : ""} ${p.passed ? "passed" : ""}" data-testid="player-${esc(p.seat)}">
         ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${g.dealer === p.seat ? "🂠 " : ""}${esc(name(s, p.seat))}</span>
+        ${away.has(p.seat) ? `<span class="tag away">${esc(t("roster.away"))}</span>` : ""}
         <b class="n" data-testid="count-${esc(p.seat)}">${p.cards}</b>
         <span class="small">${esc(g.victory_tiles ? t("diabolo.tiles", { count: p.tiles }) : t("diabolo.total", { total: p.total }))}</span>
         ${p.min > 3 ? `<i class="tag">${esc(t("diabolo.handicap_tag"))}</i>` : ""}${p.passed && g.phase === "turning" ? `<i class="tag">${esc(t("diabolo.passed"))}</i>` : ""}</li>`).join("");

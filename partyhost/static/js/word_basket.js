@@ -552,9 +552,11 @@
 
   function playersList(g, s) {
     const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
-    return `<ul class="wb-players" data-testid="players">${g.players.map((p) => `
+    /* an away seat says so in words (app.css frames it; nothing of it fades below 4.5:1) */
+    return `<ul class="wb-players seat-list" data-testid="players">${g.players.map((p) => `
       <li class="${p.reach ? "reaching" : ""} ${away.has(p.seat) ? "away" : ""} ${g.winner === p.seat ? "winner" : ""}" data-seat="${esc(p.seat)}">
         ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(name(s, p.seat))}</span>
+        ${away.has(p.seat) ? `<span class="tag away">${esc(t("roster.away"))}</span>` : ""}
         <span class="backs" data-testid="count-${esc(p.seat)}">${Array.from({ length: Math.min(p.cards, 10) }, () => "<i></i>").join("")}<b>${p.cards}</b></span>
         ${p.reach ? `<span class="reach-tag">${esc(t("word_basket.ui.reach"))}</span>` : ""}
         ${p.handicap !== "normal" ? `<span class="tag">${esc(t("word_basket.ui.hc_short_" + p.handicap))}</span>` : ""}
