@@ -137,6 +137,19 @@ def word_basket_tie():
     return g
 
 
+def word_basket_eight():
+    """Eight players: s1 plays its last card and wins; then three with one card (s2, s3, s5), three
+    with two (s4, s6, s8) and s7 with three: places 1, 2, 2, 2, 5, 5, 5, 8."""
+    g = wb.arrange(wb.new_game(8), {
+        "s1": [wb.K("る")], "s2": [wb.K("か")], "s3": [wb.K("こ")], "s4": [wb.K("ね"), wb.K("め")],
+        "s5": [wb.K("い")], "s6": [wb.K("う"), wb.K("え")], "s7": [wb.K("き"), wb.K("く"), wb.K("け")],
+        "s8": [wb.K("す"), wb.K("お")]}, wb.K("あ"))
+    wb.play(g, "s1", wb.K("る"), "あまがえる", now=10.0)
+    g.tick(g.next_deadline())
+    assert g.over and g.winner == "s1"
+    return g
+
+
 def diabolo_tie():
     """Three players, six rounds: s2 and s3 took 4 cards each (tied first), s1 none."""
     g = dia.new_game(3)

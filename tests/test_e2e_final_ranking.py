@@ -1,8 +1,8 @@
 """Browser tests: a finished game's ranking on the TV and the phones is the one the game computed
 (its view's ``places``, from ``Game.outcome``), ties shown as a shared place number, drawn in the
 game's order. Word Basket (the winner, then cards left: 1, 2, 3, 3) and Diabolo (equal totals
-share first place: 1, 1, 3). Staged scenes (tests/reveal_stage.py), so the tests wait for state,
-never for time. TV at 1280x720, phones at 360x800. About 25 s (two tests, each with its host).
+share first place: 1, 1, 3); eight Word Basket places fit a 720p TV. Staged scenes (tests/reveal_stage.py), so the tests wait for state,
+never for time. TV at 1280x720 (and 1920x1080), phones at 360x800; axe on a phone's ranking. About 40 s (three tests, each with its host).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from . import reveal_stage as stage
+from .test_e2e_axe import axe
 from .test_e2e_howto import open_tv_at
 from .test_e2e_mind import PHONE_DEVICE, close_all, shot, watch
 from .test_e2e_reveals import scene
@@ -50,6 +51,9 @@ def test_word_basket_ranking_shares_a_place_on_the_tv_and_a_phone(server, browse
         assert tv.evaluate(_ROWS, "[data-testid=ranking] li") == want
         expect(items.locator(".val")).to_have_text(["0", "1", "2", "2"])
         shot(tv, "final-ranking-word_basket-tv.png")
+        tv.set_viewport_size({"width": 1920, "height": 1080})
+        expect(tv.get_by_test_id("ranking")).to_be_in_viewport()
+        shot(tv, "final-ranking-word_basket-tv-1080.png")
         # a tied player's phone and the winner's phone show the same ranking
         for i, label in ((3, "s4 phone"), (0, "s1 phone")):
             phone = open_phone(browser, pw, srv, tokens[i], problems, label)
@@ -60,9 +64,29 @@ def test_word_basket_ranking_shares_a_place_on_the_tv_and_a_phone(server, browse
             expect(phone.get_by_test_id("ranking")).to_be_in_viewport()
             no_sideways_scroll(phone)
         shot(phones[0], "final-ranking-word_basket-phone.png")
+        assert axe(phones[0], "Word Basket phone, the final ranking") == []
         assert not problems, problems
     finally:
         close_all(tv, *phones)
+
+
+def test_word_basket_ranking_of_eight_fits_the_720p_tv(server, browser, sio_peer, tmp_path):
+    """Eight players with long names: every place is on the screen (two columns), none cut off."""
+    srv, _, _ = scene(server, sio_peer, tmp_path, stage.word_basket_eight, names=stage.LONG_NAMES[:8], present=False)
+    problems: list[str] = []
+    tv = open_tv_at(browser, srv, problems, 1280, 720)
+    try:
+        expect(tv.get_by_test_id("ranking").locator("li")).to_have_count(8)
+        assert [p for _, p in tv.evaluate(_ROWS, "[data-testid=ranking] li")] == ["1", "2", "2", "2", "5", "5", "5", "8"]
+        cut = tv.evaluate("""() => { const box = document.querySelector('.wb-right').getBoundingClientRect();
+            return [...document.querySelectorAll('[data-testid=ranking] li')].filter((li) => {
+              const r = li.getBoundingClientRect();
+              return r.bottom > Math.min(box.bottom, innerHeight) + 0.5 || r.right > box.right + 0.5; }).map((li) => li.dataset.seat); }""")
+        shot(tv, "final-ranking-word_basket-tv-eight.png")
+        assert cut == [], cut  # one column of eight: the last two rows were cut off
+        assert not problems, problems
+    finally:
+        close_all(tv)
 
 
 def test_diabolo_ranking_shares_first_place_and_follows_the_games_ranking(server, browser, pw, sio_peer, tmp_path):
