@@ -934,7 +934,12 @@ class WordBasket(Game):
                              "margin_ms"},
              "events": [{"n", "kind", ...}],  # last 8: start, play, reach, race, reset,
                         # reshuffle, penalty, challenge, vote_result, win_pending, won, left
-             "winner": seat|None}
+             "winner": seat|None,
+             "places": None | [[seat, …], …]}  # once over: outcome()["places"]
+
+        ``places`` is the game's own final ranking (:meth:`outcome`), best first, a list of
+        seats per place (equal cards left share a place); None until the game is over. Pages
+        draw it as it is and never rank the players themselves.
 
         A seat also gets ``"me"``, ``"hand"`` (its cards, sorted by id; ``[]`` for a
         spectator), ``"last_word"`` (its previous word's reading, for the repeat rule),
@@ -994,6 +999,7 @@ class WordBasket(Game):
             "race": plain(self.race),
             "events": plain(self.events),
             "winner": self.winner,
+            "places": self.outcome()["places"] if self.phase == "over" else None,
         }
 
     def encode_field(self, name: str, value: Any) -> Any:
