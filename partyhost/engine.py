@@ -12,6 +12,7 @@ Nothing here talks to Flask: the engine is given an ``emit(event, data, sid)`` c
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import logging
@@ -152,8 +153,11 @@ HELD_PARTS = wire.HELD_PARTS
 
 def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
     """``view`` as compact strict JSON with sorted keys, exactly as :func:`wire.compact` writes it,
-    but each top-level dict or list is written once per ``memo``: views that share the same
-    object (the party view, a seat's game view, see :meth:`Engine.view_for`) reuse its text.
+    but each dict or list of the view, and of its game view, is written once per ``memo``: views
+    that share the same object reuse its text. The party view and the join box are one object in every
+    view (:meth:`Engine.view_for`); inside each seat's game view, the parts that are the same for
+    every seat are one object too when the game builds them with :meth:`Game.table_part`, so a
+    flush writes the table once however many seats' views hold it (issue 18, sixth pass).
 
     Args:
         view: a view (a dict with string keys).
@@ -162,33 +166,59 @@ def encode_view(view: dict, memo: dict[int, tuple[Any, str]]) -> str:
     Raises:
         ValueError: a non-finite number anywhere in the view.
     """
+    return _encode_dict(view, memo, True)
+
+
+def _encode_dict(obj: dict, memo: dict[int, tuple[Any, str]], outer: bool) -> str:
+    """:func:`encode_view`'s work for one dict: its members written one by one, the dicts and
+    lists among them through ``memo``; with ``outer`` (the view itself) the game view is written
+    member by member too (one level deeper: its table parts are shared), anything else whole
+    by :func:`wire.compact`."""
     parts = []
-    for key in sorted(view):
-        value = view[key]
+    for key in sorted(obj):
+        head = _KEY_TEXTS.get(key)
+        if head is None:
+            if type(key) is not str:  # json writes other keys differently: leave it to json
+                return wire.compact(obj)
+            head = wire.compact(key) + ":"
+            if len(_KEY_TEXTS) < _KEY_TEXTS_MAX:
+                _KEY_TEXTS[key] = head
+        value = obj[key]
         kind = type(value)
         if kind is dict or kind is list:
             done = memo.get(id(value))
             if done is None:
-                done = memo[id(value)] = (value, wire.compact(value))
+                if outer and kind is dict and key == "game":
+                    text = _encode_dict(value, memo, False)
+                else:
+                    text = wire.compact(value)
+                done = memo[id(value)] = (value, text)
             text = done[1]
+        elif kind is str:
+            text = _encode_str(value)
         elif kind is bool or value is None:
             text = _LITERALS[value]
+        elif kind is int:
+            text = int.__repr__(value)
         else:
             text = wire.compact(value)
-        head = _KEY_TEXTS.get(key)
-        if head is None:
-            head = _KEY_TEXTS[key] = wire.compact(key) + ":"
         parts.append(head + text)
     return "{" + ",".join(parts) + "}"
 
+
+_encode_str = json.encoder.encode_basestring
+"""How :func:`wire.compact` (``ensure_ascii=False``) writes a string: the C function json uses."""
 
 _LITERALS = {True: "true", False: "false", None: "null"}
 """What :func:`wire.compact` writes for ``True``, ``False`` and ``None`` (looked up, not encoded:
 issue 18, fifth pass)."""
 
 _KEY_TEXTS: dict[str, str] = {}
-"""``'"key":'`` for each top-level view key seen (a few dozen fixed names), written once per
-process instead of once per view."""
+"""``'"key":'`` for each view and game-view key seen (a few dozen fixed names per game), written
+once per process instead of once per view; at most :data:`_KEY_TEXTS_MAX` are kept (a game
+keyed by seat ids adds a few per player)."""
+
+_KEY_TEXTS_MAX = 4096
 
 
 class Engine:
@@ -260,6 +290,9 @@ class Engine:
         # what the messages of this batch answered (results, welcomes, kicks): held until the
         # batch's snapshot is written, so nothing is acknowledged before it is durable (_flush)
         self._answers: list[tuple[str, Any, str]] = []
+        # (game, version) as the store last wrote it, while nothing but an action has run since:
+        # the next change's rollback copy is then the store's text, not a new encoding (_guarded)
+        self._saved_game: tuple[Any, int] | None = None
         if snapshot:
             self._restore(snapshot)
 
@@ -398,6 +431,7 @@ class Engine:
     def _fire_timers(self) -> None:
         now = self.clock()
         if self.party.hand_on_host(now):
+            self._saved_game = None  # the round was handed on outside _guarded
             self._dirty = True
         if self._save_failure is not None and now >= self._save_failure["retry_at"]:
             self._dirty = True  # try saving again even if nothing else changes
@@ -410,19 +444,30 @@ class Engine:
             self._dirty = True
 
     def _guarded(self, change: Callable[[], None]) -> None:
-        """Run a game change; on an unexpected exception, log it and restore the game as it was."""
+        """Run a game change; on an unexpected exception, log it and restore the game as it was.
+
+        The copy to restore is JSON text, parsed only if the change fails (issue 18). When the
+        store's last snapshot holds this very game as it is now (saved at the end of the last
+        flush, and only an action has run since: :attr:`_saved_game`), that text is the copy;
+        otherwise the game is encoded first (:meth:`Game.to_json`). Sixth pass: the game was
+        encoded twice per action, for this copy and for the snapshot."""
         game = self.party.game
-        # the copy to restore is kept as JSON text and parsed only if the change fails (one
-        # encoding per action instead of an encoding and a parse: issue 18)
-        snapshot = game.to_json() if game is not None else None
+        saved, self._saved_game = self._saved_game, None  # after this change the text is old
+        stored = (game is not None and saved is not None and saved[0] is game
+                  and saved[1] == game.version)
+        snapshot = game.to_json() if game is not None and not stored else None
         try:
             change()
         except RuleError:
             raise
         except Exception:
             log.exception("game raised; state restored")
-            if snapshot is not None:
-                self.party.game = type(game).from_dict(json.loads(snapshot), self.rng)
+            if stored:
+                data = json.loads(self.store.last_text)["party"]["game"]["state"]
+            else:
+                data = json.loads(snapshot) if snapshot is not None else None
+            if data is not None:
+                self.party.game = type(game).from_dict(data, self.rng)
             raise RuleError("internal") from None
 
     # ----- messages -----------------------------------------------------------------------------
@@ -431,6 +476,8 @@ class Engine:
         log.debug("message %s from %s (%s)", message.kind, message.sid, "known" if conn else "unknown")
         payload = message.payload
         msg_id = reply_id(payload)
+        if message.kind != "act":
+            self._saved_game = None  # joins, host moves, presence may change the game outside _guarded
         if message.kind == "connect" and conn is None:
             self._on_connect(message)
             return
@@ -927,6 +974,7 @@ class Engine:
             # live=True: the game's part is not deep-copied first, the store encodes it at once
             self.store.save({"party": self.party.to_dict(live=True), "game_now": now})
         except Exception as error:
+            self._saved_game = None
             retry_at = self.clock() + SAVE_RETRY
             if self._save_failure is None:
                 reason = failure_reason(error)
@@ -941,6 +989,9 @@ class Engine:
                 self._save_failure["retry_at"] = retry_at
                 self._save_failure["reason"] = failure_reason(error)
             return
+        game = self.party.game
+        if game is not None and getattr(self.store, "last_text", None) is not None:
+            self._saved_game = (game, game.version)
         if self._save_failure is not None:
             log.warning("保存できるようになりました / saving works again (%d attempts had failed)",
                         self._save_failure["count"])
@@ -1005,42 +1056,45 @@ class Engine:
         held_texts: dict[str, str] = {}
         outgoing: dict[str, tuple[dict, list[str]]] = {}
         unsendable: list[str] = []
-        for conn in list(self.connections.values()):
-            kind = (conn.role, conn.seat, self.is_host(conn))
-            if kind not in lean:
-                view = self.view_for(conn, shared)
-                if lean_party is None:
-                    lean_party = {k: v for k, v in view["party"].items() if k not in HELD_PARTS}
-                lean_view = {**view, "party": lean_party}
-                try:
-                    lean[kind] = (view, lean_view, encode_view(lean_view, memo))
-                    if not held_texts:
-                        held_texts = self._held_texts(view["party"])
-                except ValueError:
-                    # a non-finite number in a view: a bug in a game. That socket keeps its last
-                    # good state; the others still get theirs, then the bug is raised loudly.
-                    lean[kind] = None
-            entry = lean[kind]
-            if entry is None:
-                unsendable.append(conn.sid)
-                continue
-            view, lean_view, text = entry
-            held = self._held.setdefault(conn.sid, {})
-            parts = tuple(k for k in HELD_PARTS if held.get(k) != held_texts[k])
-            if self._sent.get(conn.sid) == text and not parts:
-                continue
-            self._sent[conn.sid] = text
-            held.update((k, held_texts[k]) for k in parts)
-            if not parts:
-                outgoing.setdefault(text, (lean_view, []))[1].append(conn.sid)
-                continue
-            if (kind, parts) not in variants:
-                if parts not in parties:
-                    parties[parts] = {**lean_party, **{k: view["party"][k] for k in parts}}
-                with_parts = {**view, "party": parties[parts]}
-                variants[kind, parts] = (with_parts, encode_view(with_parts, memo))
-            with_parts, full_text = variants[kind, parts]
-            outgoing.setdefault(full_text, (with_parts, []))[1].append(conn.sid)
+        game = self.party.game
+        # the game's table parts are built once for all the seats' views (Game.sharing_views)
+        with game.sharing_views() if game is not None else contextlib.nullcontext():
+            for conn in list(self.connections.values()):
+                kind = (conn.role, conn.seat, self.is_host(conn))
+                if kind not in lean:
+                    view = self.view_for(conn, shared)
+                    if lean_party is None:
+                        lean_party = {k: v for k, v in view["party"].items() if k not in HELD_PARTS}
+                    lean_view = {**view, "party": lean_party}
+                    try:
+                        lean[kind] = (view, lean_view, encode_view(lean_view, memo))
+                        if not held_texts:
+                            held_texts = self._held_texts(view["party"])
+                    except ValueError:
+                        # a non-finite number in a view: a bug in a game. That socket keeps its last
+                        # good state; the others still get theirs, then the bug is raised loudly.
+                        lean[kind] = None
+                entry = lean[kind]
+                if entry is None:
+                    unsendable.append(conn.sid)
+                    continue
+                view, lean_view, text = entry
+                held = self._held.setdefault(conn.sid, {})
+                parts = tuple(k for k in HELD_PARTS if held.get(k) != held_texts[k])
+                if self._sent.get(conn.sid) == text and not parts:
+                    continue
+                self._sent[conn.sid] = text
+                held.update((k, held_texts[k]) for k in parts)
+                if not parts:
+                    outgoing.setdefault(text, (lean_view, []))[1].append(conn.sid)
+                    continue
+                if (kind, parts) not in variants:
+                    if parts not in parties:
+                        parties[parts] = {**lean_party, **{k: view["party"][k] for k in parts}}
+                    with_parts = {**view, "party": parties[parts]}
+                    variants[kind, parts] = (with_parts, encode_view(with_parts, memo))
+                with_parts, full_text = variants[kind, parts]
+                outgoing.setdefault(full_text, (with_parts, []))[1].append(conn.sid)
         now_json = '{"now":' + wire.dumps(now) + ","
         answered = {sid for _, _, sid in self._answers}
         after_save: list[tuple[str, Any]] = []

@@ -151,6 +151,9 @@ class Party:
     recorded: int = 0
     started_at: float | None = None
     summary: bool = False
+    _board: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    """:meth:`scoreboard`'s last ``(record entries, seat names, rows)``: built again only when the
+    record holds other entries or a name changed (issue 18, sixth pass: it was built per action)."""
 
     # ----- seats -------------------------------------------------------------------------
     def seat_of_token(self, token: object) -> Seat | None:
@@ -462,7 +465,13 @@ class Party:
         first place (tied winners each get 1; a draw, one shared place, gives everyone 1); a
         cooperative game gives every player 1 point when the table won, none when it lost.
         Equal points: fewer games played first, then the order seats first appear in the
-        record. A seat still at the party shows its current name."""
+        record. A seat still at the party shows its current name. The rows are shared by the
+        calls until the record or a name changes: read them, never change them."""
+        entries = tuple(self.record)  # entries are never changed once written (settle)
+        names = tuple((sid, seat.name) for sid, seat in self.seats.items())
+        kept = self._board
+        if kept is not None and kept[0] == entries and kept[1] == names:  # `is` first: cheap
+            return kept[2]
         rows: dict[str, dict] = {}
         for entry in self.record:
             result = entry.get("result") or {}
@@ -480,7 +489,9 @@ class Party:
             if row["seat"] in self.seats:
                 row["name"] = self.seats[row["seat"]].name
         order = {sid: i for i, sid in enumerate(rows)}
-        return sorted(rows.values(), key=lambda r: (-r["points"], r["games"], order[r["seat"]]))
+        board = sorted(rows.values(), key=lambda r: (-r["points"], r["games"], order[r["seat"]]))
+        self._board = (entries, names, board)
+        return board
 
     def kick(self, seat_id: str, now: float) -> None:
         """Remove a seat. Mid-game the game is asked to continue without it (its cards go

@@ -404,6 +404,13 @@ class Store:
             raise SaveError(self._diagnose(error), error) from error
         self._last = text
 
+    @property
+    def last_text(self) -> str | None:
+        """The text of the last snapshot written (or found unchanged) since the store was
+        opened, None when there is none: the engine restores a failing game change from it
+        (:meth:`partyhost.engine.Engine._guarded`)."""
+        return self._last or None
+
     def _encode(self, snapshot: dict) -> str:
         """``json.dumps(snapshot, ensure_ascii=False, sort_keys=True, allow_nan=False)``, with the
         night's record (``snapshot["party"]["record"]``: entries never changed once written,

@@ -30,6 +30,7 @@ import random
 from typing import Any
 
 from partyhost import i18n, wire
+from partyhost.engine import encode_view
 from partyhost.games import schema
 from partyhost.games.base import Game, RuleError
 
@@ -102,13 +103,25 @@ def check_teaching(game: Game, seat: str | None, view: dict, where: str) -> None
 
 
 def check_views(game: Game, who: list[str | None], where: str) -> None:
+    alone = {}
     for s in who:
-        view = game.view(s)
+        view = alone[s] = game.view(s)
         try:
             wire.dumps(view)
         except (TypeError, ValueError) as error:
             raise AssertionError(f"{where}: view({s!r}) is not strict JSON: {error}") from None
         check_teaching(game, s, view, where)
+    # Built together as the engine builds one flush's views (Game.sharing_views: the table parts
+    # are one object shared by the views), each view is the same as built alone, and the engine's
+    # encoder, reusing the shared parts' texts, writes what one json.dumps writes.
+    memo: dict = {}
+    with game.sharing_views():
+        together = {s: game.view(s) for s in who}
+    for s in who:
+        assert together[s] == alone[s], (
+            f"{where}: view({s!r}) differs when built with the others' (a table part that reads the seat?)")
+        assert encode_view({"game": together[s]}, memo) == wire.compact({"game": alone[s]}), (
+            f"{where}: view({s!r}) is written differently from its shared parts")
 
 
 def check_round_trip(game: Game, who: list[str | None], rng: random.Random, where: str) -> None:

@@ -126,6 +126,47 @@ def word_basket_over():
     return g
 
 
+def word_basket_tie():
+    """Four players: s1 plays its last card and wins; s3 keeps one card, s2 and s4 two each
+    (tied: they share third place)."""
+    g = wb.arrange(wb.new_game(4), {"s1": [wb.K("る")], "s2": [wb.K("か"), wb.K("す")],
+                                    "s3": [wb.K("こ")], "s4": [wb.K("ね"), wb.K("め")]}, wb.K("あ"))
+    wb.play(g, "s1", wb.K("る"), "あまがえる", now=10.0)
+    g.tick(g.next_deadline())  # nobody challenges the last word in time: it stands
+    assert g.over and g.winner == "s1"
+    return g
+
+
+def word_basket_eight():
+    """Eight players: s1 plays its last card and wins; then three with one card (s2, s3, s5), three
+    with two (s4, s6, s8) and s7 with three: places 1, 2, 2, 2, 5, 5, 5, 8."""
+    g = wb.arrange(wb.new_game(8), {
+        "s1": [wb.K("る")], "s2": [wb.K("か")], "s3": [wb.K("こ")], "s4": [wb.K("ね"), wb.K("め")],
+        "s5": [wb.K("い")], "s6": [wb.K("う"), wb.K("え")], "s7": [wb.K("き"), wb.K("く"), wb.K("け")],
+        "s8": [wb.K("す"), wb.K("お")]}, wb.K("あ"))
+    wb.play(g, "s1", wb.K("る"), "あまがえる", now=10.0)
+    g.tick(g.next_deadline())
+    assert g.over and g.winner == "s1"
+    return g
+
+
+def diabolo_tie():
+    """Three players, six rounds: s2 and s3 took 4 cards each (tied first), s1 none."""
+    g = dia.new_game(3)
+    dia.turn_up(g, ["H", "A", "N", "G"])
+    dia.claim(g, "s2", "HANG", ["H", "A", "N", "G"])
+    dia.play_round_out(g, 5.0)
+    g.apply(g.view(None)["next_dealer"], {"type": "deal", "round": 2}, 6.0)
+    dia.turn_up(g, ["H", "A", "N", "G"], now=7.0)
+    dia.claim(g, "s3", "HANG", ["H", "A", "N", "G"], now=8.0)
+    dia.play_round_out(g, 9.0)
+    while not g.over:
+        g.apply(g.view(None)["next_dealer"], {"type": "deal", "round": g.round + 1}, 10.0)
+        dia.play_round_out(g, 11.0)
+    assert g.totals() == {"s1": 0, "s2": 4, "s3": 4}
+    return g
+
+
 def decrypto_reveal():
     """Four players, round 2: the white team's code was intercepted by black (the reveal)."""
     g = dc.make(4)

@@ -137,6 +137,13 @@ class SilentToy(Toy):
     guide = Game.guide  # says nothing about what a seat can do
 
 
+class SharedSeatToy(Toy):
+    def view(self, seat):
+        # a "table part" that reads the seat: built once per flush, it shows the first seat's
+        # secret to every view built in that flush
+        return {**super().view(seat), "mine": self.table_part("mine", lambda: self.secret.get(seat))}
+
+
 class NaNToy(Toy):
     def view(self, seat):
         return {**super().view(seat), "ratio": float("nan")}
@@ -150,7 +157,8 @@ def test_the_suite_passes_a_correct_toy_game():
 @pytest.mark.parametrize("broken,what", [(LeakyToy, "changed when only"), (SloppyToy, "state changed"),
                                          (NaNToy, "not strict JSON"),
                                          (TipLeakToy, "changed when only"),
-                                         (UnwordedToy, "not in the ja catalogue")])
+                                         (UnwordedToy, "not in the ja catalogue"),
+                                         (SharedSeatToy, "differs when built with the others")])
 def test_the_suite_catches_a_broken_game(broken, what):
     with pytest.raises(AssertionError, match=what):
         for seed in range(20):

@@ -9,7 +9,9 @@ and critical ones fail the test.
 
 Real server on loopback, the laptop's TV page (the host: its menu is opened and checked too) and
 one phone in Debian's Chromium, three more players over Socket.IO; The Mind is also checked
-waiting for a dropped player with a take-over prompt up. Every wait is on state.
+waiting for a dropped player with a take-over prompt up, and Word Basket, Top Ten and Diabolo with
+one player's phone away (an away seat is marked by words, and its name keeps its contrast: a faded
+line fell below 4.5:1). Every wait is on state.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from .test_e2e_mind import PHONE_DEVICE, close_all, host_menu, open_tv, watch
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
 GAMES = ["the_mind", "word_basket", "decrypto", "top_ten", "diabolo"]
+# the games whose player list is checked again while Dan's phone is away
+AWAY_CHECKED = ("word_basket", "top_ten", "diabolo")
 BLOCKING = {"serious", "critical"}
 AXE_JS = (importlib.resources.files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
 
@@ -72,12 +76,59 @@ def waiting_and_taking_over(tv: Page, phone: Page, peers: list, srv, sio_peer) -
     return found
 
 
+def token_of(peer) -> str | None:
+    """The token a peer's seat was given (only the ``welcome`` that gave the seat carries it)."""
+    return next((w["token"] for w in reversed(peer.welcomes) if w.get("token")), None)
+
+
+def one_phone_away(tv: Page, phone: Page, peers: list, game: str, token: str, new_phone, srv, sio_peer,
+                   problems: list[str]) -> list[str]:
+    """Dan's phone closes mid-game (Top Ten: once the theme is chosen, so every card shows its
+    answer line): the TV's player list marks his seat with the words 離席中 (not only a fade);
+    the TV and a player's phone are checked, and in Word Basket a phone that joins to watch (it
+    lists the players); then Dan's phone comes back with its token and the mark goes."""
+    if game == "top_ten":
+        g = tv.evaluate("() => PH.last.game")
+        by_seat = {p.state["me"]["seat"]: p for p in peers}
+        if g["captain"] in by_seat:
+            assert by_seat[g["captain"]].act(type="choose", round=g["round"], theme=0)["ok"]
+        else:
+            phone.evaluate("(r) => PH.act({ type: 'choose', round: r, theme: 0 })", g["round"])
+        tv.wait_for_function("() => PH.last.game.phase === 'answer'")
+    seat = peers[2].state["me"]["seat"]
+    peers[2].close()
+    item = f"#game-root li.away:is([data-seat='{seat}'], [data-testid='player-{seat}'])"
+    expect(tv.locator(item)).to_have_count(1)
+    found = axe(tv, f"TV in play ({game}), Dan's phone away")
+    found += axe(phone, f"phone in play ({game}), Dan's phone away")
+    if game == "word_basket":
+        watcher = new_phone()
+        watch(watcher, "phone Eve (watching)", problems)
+        watcher.goto(srv.lan_url + "/")
+        watcher.get_by_test_id("name").fill("Eve")
+        watcher.get_by_test_id("join").tap()
+        expect(watcher.locator(item)).to_have_count(1)
+        found += axe(watcher, f"watching phone ({game}), Dan's phone away")
+        expect(watcher.locator(f"{item} .tag.away")).to_have_text("離席中")
+        eve = watcher.evaluate("() => PH.last.me.seat")
+        watcher.context.close()
+        assert tv.evaluate("(s) => PH.host('kick', { seat: s })", eve)["ok"]
+        tv.wait_for_function("() => PH.last.party.roster.length === 4")
+    expect(tv.locator(f"{item} .tag.away")).to_have_text("離席中")
+    peers[2] = sio_peer(srv.url, {"role": "phone", "token": token, "lang": "ja"}, "Dan back")
+    expect(tv.locator(item)).to_have_count(0)
+    return found
+
+
 def test_tv_and_phone_pages_pass_axe_in_every_game(server, browser, pw, sio_peer):
     srv = server(mode="eventlet", seed=16)
     problems: list[str] = []
     tv = open_tv(browser, srv, problems)
-    ctx = browser.new_context(**pw.devices[PHONE_DEVICE])
-    phone = ctx.new_page()
+
+    def new_phone() -> Page:
+        return browser.new_context(**pw.devices[PHONE_DEVICE]).new_page()
+
+    phone = new_phone()
     watch(phone, "phone あき", problems)
     found: list[str] = []
     try:
@@ -87,6 +138,7 @@ def test_tv_and_phone_pages_pass_axe_in_every_game(server, browser, pw, sio_peer
         phone.get_by_test_id("join").tap()
         expect(phone.get_by_test_id("welcome")).to_be_visible()
         peers = []
+        dan_token = None
         for name in ("Ben", "ちひろ", "Dan"):
             peer = sio_peer(srv.url, {"role": "phone", "token": None, "lang": "ja"}, name)
             assert peer.send("join", {"name": name})["ok"]
@@ -110,6 +162,9 @@ def test_tv_and_phone_pages_pass_axe_in_every_game(server, browser, pw, sio_peer
             found += axe(phone, f"phone in play ({game})")
             if game == "the_mind":
                 found += waiting_and_taking_over(tv, phone, peers, srv, sio_peer)
+            if game in AWAY_CHECKED:
+                dan_token = token_of(peers[2]) or dan_token
+                found += one_phone_away(tv, phone, peers, game, dan_token, new_phone, srv, sio_peer, problems)
             serial = tv.evaluate("() => PH.last.party.serial")
             assert tv.evaluate("() => PH.host('end')")["ok"]
             tv.wait_for_function("(n) => PH.last.party.phase === 'lobby' && PH.last.party.serial >= n", arg=serial)

@@ -51,24 +51,30 @@ def test_one_view_on_many_screens_is_encoded_once_and_sent_as_written(monkeypatc
     seen = written(monkeypatch)
     assert a.act({"type": "ready", "level": 1, "ready": True})["ok"]
     # Before issue 18 each of the 8 sockets' whole view was written twice (the engine's change
-    # check, then python-socketio). Now no whole view is written by a JSON encoder twice, the
-    # party view is written once for all 8 (without the roster: it did not change, and it is
-    # written once only to compare it with what each socket holds), and the game view once
-    # per seat that sees it differently (the table, a, b).
+    # check, then python-socketio). Now no whole view is written by a JSON encoder, and no part
+    # twice: the party view once for all 8 (without the roster: it did not change, and it is
+    # written once only to compare it with what each socket holds); the game's table parts
+    # (The Mind builds them with Game.table_part, sixth pass) once for the three game views that
+    # hold them (the table, a, b), not once per view.
     views = [o for o in seen if isinstance(o, dict) and "party" in o]
     views += [o[-1] for o in seen if isinstance(o, list) and o and isinstance(o[-1], dict)
               and "party" in o[-1]]
     assert views == []
     parties = [o for o in seen if isinstance(o, dict) and "host_seat" in o]
     assert len(parties) == 1 and "roster" not in parties[0] and "games" not in parties[0]
+    parts = [id(o) for o in seen if isinstance(o, (dict, list))]
+    assert len(parts) == len(set(parts))  # no object is written twice
     assert len([o for o in seen if isinstance(o, list) and o and isinstance(o[0], dict)
                 and "connected" in o[0]]) == 1
-    # (the game's own snapshot, ``Game.live_dict()`` with its ``"v"``, is written once for the
-    # rollback copy; it is not a view)
-    assert len([o for o in seen if isinstance(o, dict) and o.get("game") == "the_mind"
-                and "phase" in o and "v" not in o]) == 3
+    assert len([o for o in seen if isinstance(o, list) and o and isinstance(o[0], dict)
+                and "ready" in o[0] and "cards" in o[0]]) == 1  # The Mind's players: the table's
+    # The game views are written member by member; the game's own snapshot (``Game.live_dict()``
+    # with its ``"v"``) is written once, for the rollback copy; it is not a view.
+    assert [o for o in seen if isinstance(o, dict) and o.get("game") == "the_mind"
+            and "phase" in o and "v" not in o] == []
     assert len([o for o in seen if isinstance(o, dict) and o.get("game") == "the_mind"
                 and "v" in o]) == 1
+    assert rig.engine.party.game._table_parts is None  # shared only within the flush
     tv_states = [tv.state for tv in tvs]
     assert all(s == tv_states[0] for s in tv_states)
     assert a.state["me"]["name"] == "a" and b.state["me"]["name"] == "b"
@@ -92,6 +98,16 @@ def test_encode_view_writes_exactly_what_one_dumps_writes(view):
     assert wire.compact(view) == expected
     assert encode_view(view, memo) == expected
     assert encode_view(dict(view), memo) == expected  # from the memo: the same text
+
+
+def test_encode_view_reuses_a_shared_part_one_level_down_and_writes_the_same_text():
+    table = {"pile": [{"card": 7, "t": 0.5}], "lives": 2, "name": "ゆうき\n\"", "ok": True, "x": None}
+    memo: dict = {}
+    views = [{"game": {**table, "hand": [i], "me": f"s{i}"}, "party": {"k": [1]}} for i in range(3)]
+    for view in views:
+        assert encode_view(view, memo) == wire.compact(view)
+    assert sum(1 for part, _ in memo.values() if part is table["pile"]) == 1  # its text is kept
+    assert encode_view({"game": {1: "a", 2: "b"}}, {}) == wire.compact({"game": {1: "a", 2: "b"}})
 
 
 def test_encode_view_refuses_a_non_finite_number():

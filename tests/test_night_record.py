@@ -108,6 +108,23 @@ def test_the_party_score_counts_wins_and_cooperative_wins_for_everyone():
     assert party.scoreboard()[0]["name"] == "Renamed"
 
 
+def test_the_party_score_is_kept_until_the_record_or_a_name_changes():
+    """Issue 18, sixth pass: the score is built once per change, not once per action."""
+    party = Party(room="ABCD")
+    won = {"coop": False, "won": None, "places": [["s1"], ["s2"]]}
+    party.record = [entry("word_basket", ["s1", "s2"], won)]
+    first = party.scoreboard()
+    assert party.scoreboard() is first
+    party.record.append(entry("diabolo", ["s1", "s2"], {**won, "places": [["s2"], ["s1"]]}))
+    second = party.scoreboard()
+    assert second is not first
+    assert {r["seat"]: r["points"] for r in second} == {"s1": 1, "s2": 1}
+    party.join("Ann", "ja", lambda: "ta")  # s1 is now at the party: its current name shows
+    assert [r["name"] for r in party.scoreboard() if r["seat"] == "s1"] == ["Ann"]
+    party.seats["s1"].name = "Bea"
+    assert [r["name"] for r in party.scoreboard() if r["seat"] == "s1"] == ["Bea"]
+
+
 def test_the_record_survives_a_host_restart_and_an_old_snapshot_loads_without_it():
     rig = Rig()
     lose_the_mind(rig)

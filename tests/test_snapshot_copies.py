@@ -1,11 +1,13 @@
-"""Issue 18: one action encodes the game once for its rollback copy and once for the snapshot,
-and never deep-copies it through ``to_dict`` (which dumps and parses).
+"""Issue 18: one action encodes the game once (for the snapshot), and never deep-copies it
+through ``to_dict`` (which dumps and parses).
 
 Before: ``Engine._guarded`` kept ``Game.to_dict()`` (dumps + loads) before every change, the
-snapshot called ``to_dict()`` again (dumps + loads) and the store dumped it a third time. Now the
-rollback copy is ``Game.to_json()`` (parsed only when a change fails) and the snapshot encodes
-``Game.live_dict()``: the stored text is the same, and a failing change still restores the game
-exactly (``test_engine.py::test_exception_inside_a_game_is_answered_and_state_restored``).
+snapshot called ``to_dict()`` again (dumps + loads) and the store dumped it a third time. Then the
+rollback copy became ``Game.to_json()`` (parsed only when a change fails) and the snapshot encoded
+``Game.live_dict()``. Sixth pass: when the store's last text holds the game as it is (only an
+action has run since the write), that text is the rollback copy. The stored text is the same, and
+a failing change still restores the game exactly (here, and
+``test_engine.py::test_exception_inside_a_game_is_answered_and_state_restored``).
 """
 
 from __future__ import annotations
@@ -64,3 +66,61 @@ def test_to_json_and_live_dict_match_to_dict():
     copy = game.to_dict()
     copy["hands"]["s1"].append(99)  # to_dict still hands out a copy nobody shares
     assert game.hands["s1"] == [3, 50]
+
+
+def store_rig(tmp_path, seed: int) -> Rig:
+    """A rig whose engine writes to a real :class:`partyhost.store.Store` in ``tmp_path``."""
+    from partyhost.store import Store
+
+    return Rig(seed=seed, STORE=Store(str(tmp_path)))
+
+
+def counting_to_json(monkeypatch) -> list:
+    calls: list = []
+    real = Game.to_json
+
+    def counting(self):
+        calls.append(type(self).__name__)
+        return real(self)
+
+    monkeypatch.setattr(Game, "to_json", counting)
+    return calls
+
+
+def test_the_rollback_copy_of_an_action_is_the_stores_last_text(tmp_path, monkeypatch):
+    """Sixth pass: after a flush wrote the snapshot, the next action's rollback copy is that
+    text; the game is encoded once per action (for the snapshot), not twice."""
+    rig = store_rig(tmp_path, 7)
+    tv, a, b = rig.playing({"s1": [10, 40], "s2": [20]})
+    calls = counting_to_json(monkeypatch)
+    assert a.act({"type": "play", "level": 1, "card": 10})["ok"]
+    assert b.act({"type": "play", "level": 1, "card": 20})["ok"]
+    assert calls == []
+    # a message that is not an action (here a phone's language) may change things outside the
+    # game's pipeline: an action after it in the same batch, before any write, has its copy
+    # encoded afresh; after the batch's write the store's text is current again
+    a.send("lang", {"lang": "en"}, drain=False)
+    assert a.act({"type": "play", "level": 1, "card": 40})["ok"]
+    assert calls == ["TheMind"]
+    assert rig.engine._saved_game == (rig.game, rig.game.version)
+
+
+def test_a_failing_change_is_undone_from_the_stores_text(tmp_path, monkeypatch):
+    rig = store_rig(tmp_path, 8)
+    tv, a, b = rig.playing({"s1": [10, 40], "s2": [20, 60]})
+    assert a.act({"type": "play", "level": 1, "card": 10})["ok"]  # saved: the next copy is the text
+    before = rig.game.to_dict()
+    calls = counting_to_json(monkeypatch)
+
+    def broken(self, seat, action, now):
+        self.hands[seat].clear()  # a half-done change, then a bug
+        self.lives = 0
+        raise ZeroDivisionError("bug")
+
+    monkeypatch.setattr(TheMind, "_do_play", broken)
+    assert b.act({"type": "play", "level": 1, "card": 20})["code"] == "internal"
+    assert calls == []  # the copy came from the store, not from a new encoding
+    monkeypatch.undo()
+    assert rig.game.to_dict() == before
+    assert b.act({"type": "play", "level": 1, "card": 20})["ok"]
+    assert rig.game.hands["s2"] == [60]

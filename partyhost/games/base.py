@@ -10,14 +10,17 @@ tokens or sockets.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, Iterator, TypeVar
 
 from . import schema
+
+T = TypeVar("T")
 
 
 class RuleError(Exception):
@@ -232,6 +235,8 @@ class Game:
         """The first-round coach (はじめてモード) is on: the party decides it at the start
         (:meth:`partyhost.party.Party.start`) and the host may switch it off at any time; kept
         in the snapshot."""
+        self._table_parts: dict[str, Any] | None = None
+        """While :meth:`sharing_views` is open: the parts built by :meth:`table_part`."""
         self.marks: dict[str, dict] = {}
         """Highlight candidates kept while the game is played (see :meth:`_keep`); public facts
         only. Kept in the snapshot under ``"marks"`` when not empty, so snapshots written before
@@ -420,6 +425,32 @@ class Game:
         ``"guide"`` (:meth:`guide`) and ``"coach"`` (:meth:`coach_view` while :attr:`coach` is
         on, else None)."""
         raise NotImplementedError
+
+    @contextlib.contextmanager
+    def sharing_views(self) -> Iterator[None]:
+        """Build a batch of views that share their table parts: while open, :meth:`table_part`
+        builds each named part once and hands every view the same object. The engine opens it
+        around one flush's views (the game does not change meanwhile), so a part every seat sees
+        alike is built once and written once (:func:`partyhost.engine.encode_view`) however
+        many seats' views hold it (issue 18, sixth pass). Views are read-only: nothing may
+        change a part a view holds. Not reentrant."""
+        self._table_parts = {}
+        try:
+            yield
+        finally:
+            self._table_parts = None
+
+    def table_part(self, name: str, build: Callable[[], T]) -> T:
+        """``build()``, the part ``name`` of the views that is the same for every seat (what the
+        table sees). Inside :meth:`sharing_views` it is built once and the same object is
+        returned to every view; outside, each call builds a new one. ``build`` must read only
+        what every seat may know, and a view must not change what it gets."""
+        parts = self._table_parts
+        if parts is None:
+            return build()
+        if name not in parts:
+            parts[name] = build()
+        return parts[name]
 
     # ----- teaching: the first-round coach and the phone's "what you can do now" ---------------
     def guide(self, seat: str | None) -> dict:

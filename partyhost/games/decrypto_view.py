@@ -121,8 +121,11 @@ def view(g: "Decrypto", seat: str | None) -> dict:
     until they are public), ``"my_guess"`` (the open guess of the seat's group: ``{"team",
     "code", "locked", "by"}``) and ``"my_kw"`` (``{"draft", "words", "by"}``) / ``"my_judge"``
     (``{"guesses", "exact", "accepted", "done"}``) in the tie-break.
+
+    The public part reads no seat: it is the table's (:meth:`~.base.Game.table_part`), one object
+    whose members every view of one flush shares; the seat's own keys are added to a copy.
     """
-    out = _table(g)
+    out = dict(g.table_part("table", lambda: _table(g)))
     if seat is None or seat not in g.players:
         return out
     out.update(_private(g, seat))
@@ -130,6 +133,8 @@ def view(g: "Decrypto", seat: str | None) -> dict:
 
 
 def _table(g: "Decrypto") -> dict[str, Any]:
+    """The public part of :func:`view`: what every seat sees alike (the TV's whole game view).
+    It takes no seat, so nothing seat-specific (keywords, codes, drafts) can be put into it."""
     over = g.phase == "over"
     clues_public = g.phase in ("guess", "reveal") and g.active is not None
     tie = None

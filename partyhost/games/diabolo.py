@@ -966,11 +966,25 @@ class Diabolo(Game):
         "total", "tiles", "min", "passed"}], "claim": None | {"seat", "word", "cards": [{"id",
         "face", "as"}], "status": "vote"|"taken"|"rejected"|"withdrawn", "voted"?}, "vote": None
         | TableVote.view(), "picking": None | {"pickers", "picked": {seat: {"id", "face",
-        "from", "random"}}, "deadline"}, "results", "winners", "possible", "log": [{"seat", "word", "count", "status":
+        "from", "random"}}, "deadline"}, "results", "winners", "places", "possible", "log": [{"seat", "word", "count", "status":
         "taken"|"rejected"}] (this round's settled claims, oldest first), "log_best": index in
         "log" of the round's best claim or None, "victory_tiles",
         "tile_handicap", "last_event", "version"}``; a seat also gets ``"me"``.
+
+        ``places`` is None until the game is over, then the game's own final ranking
+        (:meth:`outcome`'s ``places``: best first, a list of seats per place, equal standing
+        sharing one). Pages draw it as it is and never rank the players themselves.
+
+        Everything but ``me`` is the table's (:meth:`_table_view`, :meth:`~.base.Game.table_part`):
+        one object whose members every view of one flush shares.
         """
+        out = dict(self.table_part("table", self._table_view))
+        if seat is not None:
+            out["me"] = seat
+        return out
+
+    def _table_view(self) -> dict:
+        """The part of :meth:`view` every seat sees alike (the TV's whole game view)."""
         totals = self.totals()
         next_dealer = None
         if self.phase == "scored":
@@ -981,7 +995,7 @@ class Diabolo(Game):
         if self.claim is not None:
             claim = {k: plain(v) for k, v in self.claim.items() if k != "ids"}
         vote = TableVote.from_dict(self.vote).view() if self.vote is not None else None
-        out = {
+        return {
             "game": self.KEY,
             "phase": self.phase,
             "lang": self.lang,
@@ -1007,6 +1021,7 @@ class Diabolo(Game):
             "picking": plain(self.picking),
             "results": plain(self.results),
             "winners": list(self.winners),
+            "places": self.outcome()["places"] if self.phase == "over" else None,
             "possible": list(self.possible),
             "log": plain(self.log),
             "log_best": self.best_claim_index(),
@@ -1015,9 +1030,6 @@ class Diabolo(Game):
             "last_event": plain(self.last_event),
             "version": self.version,
         }
-        if seat is not None:
-            out["me"] = seat
-        return out
 
     # --- snapshots, bots and the conformance suite ---------------------------------------------
 

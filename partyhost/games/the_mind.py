@@ -608,9 +608,18 @@ class TheMind(Game):
         "capped", "cards": [...]}, "revealed": None | [{"seat", "cards"}] (only once the game
         is lost: the hands turned over), "version"}``. A seat (player or spectator) also gets
         ``"hand"`` (its own sorted cards; ``[]`` for a spectator) and ``"me"``. No view holds
-        another seat's unplayed cards.
+        another seat's unplayed cards. Everything but ``hand`` and ``me`` is the table's
+        (:meth:`table_part`: one object shared by one flush's views).
         """
-        out = {
+        out = dict(self.table_part("table", self._table_view))
+        if seat is not None:
+            out["hand"] = list(self.hands.get(seat, [])) if seat in self.players else []
+            out["me"] = seat
+        return out
+
+    def _table_view(self) -> dict:
+        """The part of :meth:`view` every seat sees alike (the TV's whole game view)."""
+        return {
             "game": self.KEY,
             "phase": self.phase,
             "level": self.level,
@@ -639,10 +648,6 @@ class TheMind(Game):
             ),
             "version": self.version,
         }
-        if seat is not None:
-            out["hand"] = list(self.hands.get(seat, [])) if seat in self.players else []
-            out["me"] = seat
-        return out
 
     # --- how to play: the rules in use ------------------------------------------------------------
 

@@ -42,9 +42,24 @@ def view(game: "TopTen", seat: str | None) -> dict:
     A seat also gets ``"me"`` and ``"number"`` (its own number this round, None without one)
     and, only the captain while choosing, ``"choices"``: the card's four themes. No view holds
     another seat's unrevealed number, the numbers nobody was dealt, or a card not yet drawn.
+
+    Everything but ``me``, ``number`` and ``choices`` is the table's (:func:`_table`,
+    :meth:`~.base.Game.table_part`): one object whose members every view of one flush shares.
     """
+    out = dict(game.table_part("table", lambda: _table(game)))
+    if seat is not None:
+        out["me"] = seat
+        out["number"] = game.numbers.get(seat)
+        if seat == game.captain and game.phase == "choose" and game.cards:
+            out["choices"] = card_themes(game.cards[game.round - 1])
+    return out
+
+
+def _table(game: "TopTen") -> dict[str, Any]:
+    """The part of :func:`view` every seat sees alike (the TV's whole game view). It takes no
+    seat, so no number or theme card can be put into it."""
     shown = {r["seat"] for r in game.reveals}
-    out: dict[str, Any] = {
+    return {
         "game": game.KEY,
         "phase": game.phase,
         "round": game.round,
@@ -74,12 +89,6 @@ def view(game: "TopTen", seat: str | None) -> dict:
         "last_event": plain(game.last_event),
         "version": game.version,
     }
-    if seat is not None:
-        out["me"] = seat
-        out["number"] = game.numbers.get(seat)
-        if seat == game.captain and game.phase == "choose" and game.cards:
-            out["choices"] = card_themes(game.cards[game.round - 1])
-    return out
 
 
 def redeal_hidden(game: "TopTen", seat: str | None, rng: random.Random, deck: tuple[dict, ...]) -> "TopTen":

@@ -934,20 +934,41 @@ class WordBasket(Game):
                              "margin_ms"},
              "events": [{"n", "kind", ...}],  # last 8: start, play, reach, race, reset,
                         # reshuffle, penalty, challenge, vote_result, win_pending, won, left
-             "winner": seat|None}
+             "winner": seat|None,
+             "places": None | [[seat, …], …]}  # once over: outcome()["places"]
+
+        ``places`` is the game's own final ranking (:meth:`outcome`), best first, a list of
+        seats per place (equal cards left share a place); None until the game is over. Pages
+        draw it as it is and never rank the players themselves.
 
         A seat also gets ``"me"``, ``"hand"`` (its cards, sorted by id; ``[]`` for a
         spectator), ``"last_word"`` (its previous word's reading, for the repeat rule),
         ``"last_surface"`` (that word as written, when it has kanji: 白紙 then 博士 is no repeat) and
         ``"lookup"`` (its last lookup, or None). No view holds another seat's hand or the deck
         order: a penalty or a draw shows only counts.
+
+        Everything but the seat's own keys is the table's (:meth:`_table_view`,
+        :meth:`~.base.Game.table_part`): one object whose members every view of one flush shares.
         """
+        out = dict(self.table_part("table", self._table_view))
+        if seat is not None:
+            out["me"] = seat
+            out["hand"] = [CARDS[c] for c in sorted(self.hands.get(seat, []))]
+            out["last_word"] = self.last_word.get(seat)
+            prev = self.previous_surface(seat)
+            out["last_surface"] = prev if prev is not None and words.has_kanji(prev) else None
+            out["lookup"] = plain(self.lookups.get(seat))
+        return out
+
+    def _table_view(self) -> dict:
+        """The part of :meth:`view` every seat sees alike (the TV's whole game view): hands only
+        as counts. It takes no seat, so no hand or lookup can be put into it."""
         vote = None
         if self.vote is not None:
             vote = {"id": self.vote_info["id"], "by": self.vote_info["by"], "seat": self.vote_info["seat"],
                     "chain": self.vote_info["chain"], **self.vote.view()}
         top = self._challengeable() if self.phase == "play" else None
-        out = {
+        return {
             "game": self.KEY,
             "phase": self.phase,
             "version": self.version,
@@ -978,15 +999,8 @@ class WordBasket(Game):
             "race": plain(self.race),
             "events": plain(self.events),
             "winner": self.winner,
+            "places": self.outcome()["places"] if self.phase == "over" else None,
         }
-        if seat is not None:
-            out["me"] = seat
-            out["hand"] = [CARDS[c] for c in sorted(self.hands.get(seat, []))]
-            out["last_word"] = self.last_word.get(seat)
-            prev = self.previous_surface(seat)
-            out["last_surface"] = prev if prev is not None and words.has_kanji(prev) else None
-            out["lookup"] = plain(self.lookups.get(seat))
-        return out
 
     def encode_field(self, name: str, value: Any) -> Any:
         """The table vote is held as a :class:`TableVote`; its snapshot is :meth:`TableVote.to_dict`."""

@@ -124,17 +124,18 @@
       subject: `<p class="ask">${esc(t("diabolo.claim_vote", { name: name(s, g.claim.seat), word: g.claim.word }))}</p>
         <p class="ask vote-lang" data-testid="vote-lang">${esc(t("diabolo.vote_lang", { word: g.claim.word, lang: langName(g) }))}</p>${claimCards(g.claim)}` });
   }
-  /* The scores by round; at the game's end it is the ranking: best total (or most tiles) first,
-     each row with its place (equal standing shares one). */
+  /* The scores by round; at the game's end it is the game's own ranking (`g.places`, from its
+     outcome: best total, or most tiles, first; equal standing shares a place), drawn as it is,
+     each row with its place number. */
   function scoresTable(g, s) {
     const rounds = g.results;
-    const ranked = g.phase === "over";
-    const key = (p) => (g.victory_tiles ? p.tiles : p.total); /* as the record ranks them (outcome) */
-    const players = ranked ? g.players.slice().sort((a, b) => key(b) - key(a)) : g.players;
-    const place = (p) => 1 + players.filter((q) => key(q) > key(p)).length;
+    const ranked = !!g.places;
+    const bySeat = new Map(g.players.map((p) => [p.seat, p]));
+    const order = ranked ? PH.reveal.placed(g.places).filter((r) => bySeat.has(r.seat)) : g.players.map((p) => ({ seat: p.seat }));
+    const players = order.map((r) => ({ ...bySeat.get(r.seat), place: r.place }));
     const head = rounds.map((r) => `<th title="${esc(name(s, r.dealer))}">${r.round}</th>`).join("");
-    const rows = players.map((p) => `<tr class="${g.winners.includes(p.seat) ? "win" : ""}" data-seat="${esc(p.seat)}">
-        ${ranked ? `<td class="pl" data-testid="place-${esc(p.seat)}">${place(p)}</td>` : ""}
+    const rows = players.map((p) => `<tr class="${g.winners.includes(p.seat) ? "win" : ""}" data-seat="${esc(p.seat)}"${ranked ? ` data-place="${p.place}"` : ""}>
+        ${ranked ? `<td class="pl" data-testid="place-${esc(p.seat)}">${p.place}</td>` : ""}
         <th style="color:${PH.colorOf(s, p.seat)}">${PH.markOf(s, p.seat)}${esc(name(s, p.seat))}</th>
         ${rounds.map((r) => `<td class="${r.tiles.includes(p.seat) ? "tile" : ""}">${r.cards[p.seat] != null ? r.cards[p.seat] : "–"}</td>`).join("")}
         <td class="tot" data-testid="total-${esc(p.seat)}">${g.victory_tiles ? "★".repeat(p.tiles) || "0" : p.total}</td></tr>`).join("");
@@ -418,6 +419,7 @@
       : `<div class="dia-row tv n${Math.min(g.table.length, 40) > 24 ? "-many" : g.table.length > 14 ? "-more" : ""}" data-testid="tv-row">${g.table.map((c, i) => cardHtml(c, (held.has(c.id) ? "lifted" : "") + (i === g.table.length - 1 && e && e.kind === "turn" ? " new" : ""), `data-card="${c.id}"`)).join("")}</div>${jokerNote(g)}`;
     const players = g.players.map((p) => `<li class="${g.dealer === p.seat ? "dealer" : ""} ${away.has(p.seat) ? "away" : ""} ${p.passed ? "passed" : ""}" data-testid="player-${esc(p.seat)}">
         ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${g.dealer === p.seat ? "🂠 " : ""}${esc(name(s, p.seat))}</span>
+        ${away.has(p.seat) ? `<span class="tag away">${esc(t("roster.away"))}</span>` : ""}
         <b class="n" data-testid="count-${esc(p.seat)}">${p.cards}</b>
         <span class="small">${esc(g.victory_tiles ? t("diabolo.tiles", { count: p.tiles }) : t("diabolo.total", { total: p.total }))}</span>
         ${p.min > 3 ? `<i class="tag">${esc(t("diabolo.handicap_tag"))}</i>` : ""}${p.passed && g.phase === "turning" ? `<i class="tag">${esc(t("diabolo.passed"))}</i>` : ""}</li>`).join("");

@@ -8,7 +8,9 @@
  * PH.reveal.said(s): true when this phone shows that line; a game then leaves out its own
  *   phone result line (「★ あかりさんの勝ち!」, "Winner: …"), so each phone says the result once.
  *   The TV keeps the games' own lines.
- * PH.reveal.ranking(s, rows): the TV's ranking list at a game's end (places, names, numbers).
+ * PH.reveal.placed(places): a game's final ranking (its view's `places`, from Game.outcome) as
+ *   rows {seat, place}, best first, tied seats sharing a place number (1, 1, 3).
+ * PH.reveal.ranking(s, rows): the ranking list at a game's end (places, names, numbers).
  */
 "use strict";
 
@@ -54,15 +56,30 @@ PH.reveal = (() => {
   }
 
   /**
-   * The TV's ranking at a game's end, best first: `rows` is a list of {seat, value, note?}
-   * already in order (`value`: the number that ranks, e.g. cards left or a total); equal values
-   * share a place. `label` names the number (a catalogue text). Test id: `ranking`.
+   * The seats of a game's final ranking in order, each with its place number: `places` is the
+   * game's own ranking (best first, a list of seats per place; ties share a place, computed by
+   * the game's rules, never here). A place's number counts the seats ahead of it, so two tied
+   * first are 1, 1 and the next is 3. Empty for no ranking (null).
+   */
+  function placed(places) {
+    const rows = [];
+    for (const group of places || []) {
+      const place = rows.length + 1;
+      for (const seat of group) rows.push({ seat, place });
+    }
+    return rows;
+  }
+
+  /**
+   * The ranking at a game's end, best first: `rows` is a list of {seat, place, value, note?}
+   * in the game's order (from `placed`; `value`: the number the game ranked by, e.g. cards
+   * left). `label` names the number (a catalogue text). Test id: `ranking`; each row carries
+   * `data-place`.
    */
   function ranking(s, rows, label) {
-    let place = 0, prev = null;
-    const items = rows.map((r, i) => {
-      if (r.value !== prev) { place = i + 1; prev = r.value; }
-      return `<li class="place-${Math.min(place, 4)}" data-seat="${esc(r.seat)}">
+    const items = rows.map((r) => {
+      const place = r.place;
+      return `<li class="place-${Math.min(place, 4)}" data-seat="${esc(r.seat)}" data-place="${place}">
         <span class="pl">${place}</span>${PH.markOf(s, r.seat)}<span class="who">${esc(PH.nameOf(s, r.seat))}</span>
         <b class="val">${esc(r.value)}</b>${r.note ? `<span class="note">${esc(r.note)}</span>` : ""}</li>`;
     }).join("");
@@ -70,5 +87,5 @@ PH.reveal = (() => {
       <ol>${items}</ol></div>`;
   }
 
-  return { outcome, phone, said, ranking };
+  return { outcome, phone, said, placed, ranking };
 })();

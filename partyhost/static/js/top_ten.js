@@ -265,7 +265,7 @@
       const cls = [p.answered ? "answered" : "", g.pending === p.seat && !d.drum ? "pending" : "", d.drum && d.drum.seat === p.seat ? "drumming" : "",
         r ? "revealed" : "", away.has(p.seat) ? "away" : "", isCap ? "captain" : "", p.answerer ? "" : "no-number"].join(" ");
       return `<li class="tt-p ${cls}" data-seat="${esc(p.seat)}" data-testid="tt-player-${esc(p.seat)}" style="--c:${colour(s, p.seat)}">
-        <span class="who">${isCap ? CROWN : ""}<span class="nm">${esc(nameOf(s, p.seat))}</span>${p.answered && p.answerer ? `<span class="ok" title="${esc(t("top_ten.answered"))}">✔</span>` : ""}${r ? `<span class="num ${r.mistake ? "bad" : ""}">${r.number}</span>` : ""}</span>
+        <span class="who">${isCap ? CROWN : ""}<span class="nm">${esc(nameOf(s, p.seat))}</span>${away.has(p.seat) ? `<span class="tag away">${esc(t("roster.away"))}</span>` : ""}${p.answered && p.answerer ? `<span class="ok" title="${esc(t("top_ten.answered"))}">✔</span>` : ""}${r ? `<span class="num ${r.mistake ? "bad" : ""}">${r.number}</span>` : ""}</span>
         <span class="ans" data-testid="tt-answer-${esc(p.seat)}">${p.answerer ? (g.phase === "choose" ? "" : answerText(p, g)) : isCap ? `<em>${esc(t("top_ten.captain"))}</em>` : ""}</span>
       </li>`;
     }).join("");
@@ -279,7 +279,7 @@
       </header>
       <section class="tt-centre">${centre}</section>
       ${d.phase === "order" || d.phase === "round_over" || (d.phase === "over" && g.reveals.length && !g.history.length) ? tilesHtml(s, g, d, answerers) : ""}
-      <ul class="tt-players n${g.players.length}">${players}</ul>
+      <ul class="tt-players seat-list n${g.players.length}">${players}</ul>
       <p class="tt-note" data-testid="tt-note">${note}${hostNext}</p>
     </div>`, (el) => {
       /* The answers take the lines the screen has room for: when the theme (a long title on two

@@ -352,9 +352,10 @@
   function drawBanner(s) {
     const g = s.game;
     const e = lastEvent(g);
-    /* at the end the shared headline above (PH.reveal) says who won: nothing more here */
+    /* at the end the shared headline above (PH.reveal) says who won: here only the ranking */
     const said = g.phase === "over" && PH.reveal && PH.reveal.said(s);
-    const html = said ? "" : winnerBox(g, s, "result") || voteBox(g, s, "phone") || pendingBox(g, s) || raceNote(g, s)
+    const html = g.phase === "over" ? (said ? "" : winnerBox(g, s, "result")) + rankingHtml(g, s)
+      : voteBox(g, s, "phone") || pendingBox(g, s) || raceNote(g, s)
       || (e && e.kind !== "play" ? `<p class="event wb-ev ${e.kind}" data-testid="event">${esc(eventText(e, s))}</p>` : "");
     P.screen.draw("banner", html); /* a vote box wires itself */
   }
@@ -531,7 +532,7 @@
     PH.patch(root, `<div class="wb phone spectating">
       <div class="wb-top">${fieldMini(g)}
         <div class="facts"><p class="small">${esc(t("word_basket.ui.deck", { count: g.deck }))}</p></div></div>
-      ${winnerBox(g, s, "result") || voteBox(g, s, "watch")}
+      ${winnerBox(g, s, "result") || voteBox(g, s, "watch")}${rankingHtml(g, s)}
       ${chainList(g, s, 6)}${playersList(g, s)}</div>`);
   }
 
@@ -552,9 +553,11 @@
 
   function playersList(g, s) {
     const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
-    return `<ul class="wb-players" data-testid="players">${g.players.map((p) => `
+    /* an away seat says so in words (app.css frames it; nothing of it fades below 4.5:1) */
+    return `<ul class="wb-players seat-list" data-testid="players">${g.players.map((p) => `
       <li class="${p.reach ? "reaching" : ""} ${away.has(p.seat) ? "away" : ""} ${g.winner === p.seat ? "winner" : ""}" data-seat="${esc(p.seat)}">
         ${PH.markOf(s, p.seat)}<span class="who" style="color:${PH.colorOf(s, p.seat)}">${esc(name(s, p.seat))}</span>
+        ${away.has(p.seat) ? `<span class="tag away">${esc(t("roster.away"))}</span>` : ""}
         <span class="backs" data-testid="count-${esc(p.seat)}">${Array.from({ length: Math.min(p.cards, 10) }, () => "<i></i>").join("")}<b>${p.cards}</b></span>
         ${p.reach ? `<span class="reach-tag">${esc(t("word_basket.ui.reach"))}</span>` : ""}
         ${p.handicap !== "normal" ? `<span class="tag">${esc(t("word_basket.ui.hc_short_" + p.handicap))}</span>` : ""}
@@ -572,11 +575,13 @@
     });
   }
 
-  /* The game's end on the TV: the ranking by cards left (the winner emptied their hand first;
-     then fewer is better), above the chain (its newest words, as many as still fit). */
+  /* The game's end (TV and phones): the game's own ranking (`g.places`, from its outcome: the
+     winner, then the others by cards left, ties sharing a place), drawn as it is with each
+     player's cards left; "" while the game runs. */
   function rankingHtml(g, s) {
-    const rows = g.players.slice().sort((a, b) => (a.seat === g.winner ? -1 : b.seat === g.winner ? 1 : a.cards - b.cards))
-      .map((p) => ({ seat: p.seat, value: p.cards }));
+    if (!g.places) return "";
+    const cards = new Map(g.players.map((p) => [p.seat, p.cards]));
+    const rows = PH.reveal.placed(g.places).map((r) => ({ ...r, value: cards.has(r.seat) ? cards.get(r.seat) : "" }));
     return PH.reveal.ranking(s, rows, t("word_basket_reveal.cards_left"));
   }
 
@@ -606,7 +611,7 @@
       ${bigField}
       <div class="wb-right">
         ${ch && g.phase === "play" ? `<p class="challengeable" data-testid="challengeable">${esc(t("word_basket.ui.can_challenge", { word: ch.word }))}</p>` : ""}
-        ${g.phase === "over" && g.winner ? rankingHtml(g, s) : ""}${chainList(g, s, 7)}
+        ${rankingHtml(g, s)}${chainList(g, s, 7)}
       </div>
       ${playersList(g, s)}
     </div>`, (el) => {
