@@ -6,6 +6,7 @@ Imported by :mod:`partyhost.__main__` after the async mode is settled.
 from __future__ import annotations
 
 import argparse
+import gc
 import ipaddress
 import logging
 import sqlite3
@@ -184,6 +185,18 @@ def restore(args: argparse.Namespace, addresses: list[Candidate], store: Store):
     return app, socketio, engine, notes
 
 
+def keep_out_of_collections() -> int:
+    """Move every object the start made (word lists and their indexes, catalogues, the restored
+    party) to the garbage collector's permanent generation (:func:`gc.freeze`), where no later
+    collection walks it. They live until the host stops anyway; walking their large sets and dicts
+    made the first collections after start-up stop the loop for ~40–60 ms each (a full collection
+    later would again), on the first actions of the night (issue 18, sixth pass; measured in
+    ``docs/performance.md``). Nothing is collected first: a collection here would cost start-up
+    ~0.1 s for the few cycles left from loading. Returns the number of objects frozen."""
+    gc.freeze()
+    return gc.get_freeze_count()
+
+
 def serve(args: argparse.Namespace) -> None:
     """Build the app for ``args`` and serve until interrupted."""
     logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -209,6 +222,7 @@ def serve(args: argparse.Namespace) -> None:
         sys.stdout.write(f"  ⚠ {note}\n")
     sys.stdout.write(f"  別の画面をテレビにするとき / TV on another device: {key_tv}\n\n")
     sys.stdout.flush()
+    keep_out_of_collections()
     start_engine(socketio, engine)
     if not args.no_browser:
         threading.Timer(1.0, lambda: webbrowser.open(local_tv)).start()

@@ -273,6 +273,8 @@ class Engine:
         self._held: dict[str, dict[str, str]] = {}
         # the games catalogue (the same list every flush, registry.describe) and its JSON
         self._catalogue: tuple[Any, str] = (None, "")
+        # the party score's rows (the same list until the score changes, Party.scoreboard) and JSON
+        self._board_text: tuple[Any, str] = (None, "")
         self._record_text = wire.EntriesText(wire._COMPACT)  # the night's record as compact JSON
         self._recent_by_seat: dict[str, deque] = {}
         self._paused_total = 0.0
@@ -290,9 +292,9 @@ class Engine:
         # what the messages of this batch answered (results, welcomes, kicks): held until the
         # batch's snapshot is written, so nothing is acknowledged before it is durable (_flush)
         self._answers: list[tuple[str, Any, str]] = []
-        # (game, version) as the store last wrote it, while nothing but an action has run since:
-        # the next change's rollback copy is then the store's text, not a new encoding (_guarded)
-        self._saved_game: tuple[Any, int] | None = None
+        # (game, version, snapshot text) as the store last wrote it, while only actions have run
+        # since: the next change's rollback copy is then that text, not a new encoding (_guarded)
+        self._saved_game: tuple[Any, int, str] | None = None
         if snapshot:
             self._restore(snapshot)
 
@@ -431,7 +433,6 @@ class Engine:
     def _fire_timers(self) -> None:
         now = self.clock()
         if self.party.hand_on_host(now):
-            self._saved_game = None  # the round was handed on outside _guarded
             self._dirty = True
         if self._save_failure is not None and now >= self._save_failure["retry_at"]:
             self._dirty = True  # try saving again even if nothing else changes
@@ -447,10 +448,15 @@ class Engine:
         """Run a game change; on an unexpected exception, log it and restore the game as it was.
 
         The copy to restore is JSON text, parsed only if the change fails (issue 18). When the
-        store's last snapshot holds this very game as it is now (saved at the end of the last
-        flush, and only an action has run since: :attr:`_saved_game`), that text is the copy;
+        store's last snapshot holds this very game as it is now (written at the end of the last
+        flush, and only actions have run since: :attr:`_saved_game`), that text is the copy;
         otherwise the game is encoded first (:meth:`Game.to_json`). Sixth pass: the game was
-        encoded twice per action, for this copy and for the snapshot."""
+        encoded twice per action, for this copy and for the snapshot.
+
+        Raises:
+            RuleError: the change's own refusal (the game is unchanged: the pipeline refuses
+                before it changes anything), or ``"internal"`` after a restore.
+        """
         game = self.party.game
         saved, self._saved_game = self._saved_game, None  # after this change the text is old
         stored = (game is not None and saved is not None and saved[0] is game
@@ -459,15 +465,15 @@ class Engine:
         try:
             change()
         except RuleError:
+            if stored and game.version == saved[1]:
+                self._saved_game = saved  # a refusal changes nothing: the text still holds
             raise
         except Exception:
             log.exception("game raised; state restored")
             if stored:
-                data = json.loads(self.store.last_text)["party"]["game"]["state"]
-            else:
-                data = json.loads(snapshot) if snapshot is not None else None
-            if data is not None:
-                self.party.game = type(game).from_dict(data, self.rng)
+                self.party.game = type(game).from_dict(json.loads(saved[2])["party"]["game"]["state"], self.rng)
+            elif snapshot is not None:
+                self.party.game = type(game).from_dict(json.loads(snapshot), self.rng)
             raise RuleError("internal") from None
 
     # ----- messages -----------------------------------------------------------------------------
@@ -990,8 +996,9 @@ class Engine:
                 self._save_failure["reason"] = failure_reason(error)
             return
         game = self.party.game
-        if game is not None and getattr(self.store, "last_text", None) is not None:
-            self._saved_game = (game, game.version)
+        text = getattr(self.store, "last_text", None)
+        if game is not None and text is not None:
+            self._saved_game = (game, game.version, text)
         if self._save_failure is not None:
             log.warning("保存できるようになりました / saving works again (%d attempts had failed)",
                         self._save_failure["count"])
@@ -1111,7 +1118,8 @@ class Engine:
     def _held_texts(self, party_view: dict) -> dict[str, str]:
         """The JSON of each of :data:`HELD_PARTS` in ``party_view``, to compare with what each
         socket holds. The catalogue is the same list every time (:func:`registry.describe`), so
-        its text is written once per process, not once per flush."""
+        its text is written once per process, not once per flush; the score's and the record's
+        once per change."""
         texts = {}
         for key in HELD_PARTS:
             value = party_view.get(key)
@@ -1119,6 +1127,10 @@ class Engine:
                 if self._catalogue[0] is not value:
                     self._catalogue = (value, wire.compact(value))
                 texts[key] = self._catalogue[1]
+            elif key == "scoreboard":
+                if self._board_text[0] is not value:  # the same rows until the score changes
+                    self._board_text = (value, wire.compact(value))
+                texts[key] = self._board_text[1]
             elif key == "record" and value is self.party.record:
                 texts[key] = self._record_text.text(value)  # entries never change once written
             else:

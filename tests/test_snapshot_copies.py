@@ -102,7 +102,7 @@ def test_the_rollback_copy_of_an_action_is_the_stores_last_text(tmp_path, monkey
     a.send("lang", {"lang": "en"}, drain=False)
     assert a.act({"type": "play", "level": 1, "card": 40})["ok"]
     assert calls == ["TheMind"]
-    assert rig.engine._saved_game == (rig.game, rig.game.version)
+    assert rig.engine._saved_game[:2] == (rig.game, rig.game.version)
 
 
 def test_a_failing_change_is_undone_from_the_stores_text(tmp_path, monkeypatch):
@@ -124,3 +124,35 @@ def test_a_failing_change_is_undone_from_the_stores_text(tmp_path, monkeypatch):
     assert rig.game.to_dict() == before
     assert b.act({"type": "play", "level": 1, "card": 20})["ok"]
     assert rig.game.hands["s2"] == [60]
+
+
+def test_a_refused_action_keeps_the_stores_text_as_the_next_copy(tmp_path, monkeypatch):
+    rig = store_rig(tmp_path, 9)
+    tv, a, b = rig.playing({"s1": [10, 40], "s2": [20]})
+    calls = counting_to_json(monkeypatch)
+    assert a.act({"type": "play", "level": 1, "card": 99})["ok"] is False  # not in the hand: refused
+    assert a.act({"type": "play", "level": 1, "card": 10})["ok"]
+    assert calls == []
+
+
+def test_a_failed_write_then_a_failing_change_restores_the_game_as_it_is(tmp_path, monkeypatch):
+    """The store's text is the copy only while it holds the game as it is: after a write that
+    failed, the next change's copy is a fresh encoding of the live game."""
+    rig = store_rig(tmp_path, 10)
+    tv, a, b = rig.playing({"s1": [10, 40], "s2": [20, 60]})
+
+    def failing(snapshot):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(rig.engine.store, "save", failing)
+    assert a.act({"type": "play", "level": 1, "card": 10})["ok"]  # taken; the write failed
+    assert rig.engine._saved_game is None
+    before = rig.game.to_dict()
+
+    def broken(self, seat, action, now):
+        self.hands[seat].clear()
+        raise ZeroDivisionError("bug")
+
+    monkeypatch.setattr(TheMind, "_do_play", broken)
+    assert b.act({"type": "play", "level": 1, "card": 20})["code"] == "internal"
+    assert rig.game.to_dict() == before  # the 10 stays played: not the stale stored text

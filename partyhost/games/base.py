@@ -110,7 +110,9 @@ def _teaching(view: Any) -> Any:
 
     @functools.wraps(view)
     def wrapped(self: "Game", seat: str | None) -> dict:
-        out = view(self, seat)
+        # a copy: guide and coach are the seat's own, never written into a shared table part
+        # (Game.table_part) a game might return as its whole view
+        out = dict(view(self, seat))
         out["guide"] = self.guide(seat)
         coach = None
         if self.coach and not self.over:
