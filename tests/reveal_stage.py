@@ -116,38 +116,33 @@ def diabolo_over():
     return g
 
 
-def word_basket_over():
-    """Three players: s1 plays its last card and wins; s2 keeps one card, s3 three."""
-    g = wb.arrange(wb.new_game(3), {"s1": [wb.K("る")], "s2": [wb.K("か")],
-                                    "s3": [wb.K("す"), wb.K("こ"), wb.K("ね")]}, wb.K("あ"))
+def _word_basket_won(hands: dict[str, list[str]]):
+    """A Word Basket game of ``len(hands)`` players (``s1``… holding those kana cards) that s1,
+    holding only る, wins with あまがえる on あ: nobody challenges the last word in time."""
+    g = wb.arrange(wb.new_game(len(hands)), {s: [wb.K(k) for k in cards] for s, cards in hands.items()},
+                   wb.K("あ"))
     wb.play(g, "s1", wb.K("る"), "あまがえる", now=10.0)
     g.tick(g.next_deadline())  # nobody challenges the last word in time: it stands
     assert g.over and g.winner == "s1"
     return g
+
+
+def word_basket_over():
+    """Three players: s1 plays its last card and wins; s2 keeps one card, s3 three."""
+    return _word_basket_won({"s1": ["る"], "s2": ["か"], "s3": ["す", "こ", "ね"]})
 
 
 def word_basket_tie():
     """Four players: s1 plays its last card and wins; s3 keeps one card, s2 and s4 two each
     (tied: they share third place)."""
-    g = wb.arrange(wb.new_game(4), {"s1": [wb.K("る")], "s2": [wb.K("か"), wb.K("す")],
-                                    "s3": [wb.K("こ")], "s4": [wb.K("ね"), wb.K("め")]}, wb.K("あ"))
-    wb.play(g, "s1", wb.K("る"), "あまがえる", now=10.0)
-    g.tick(g.next_deadline())  # nobody challenges the last word in time: it stands
-    assert g.over and g.winner == "s1"
-    return g
+    return _word_basket_won({"s1": ["る"], "s2": ["か", "す"], "s3": ["こ"], "s4": ["ね", "め"]})
 
 
 def word_basket_eight():
     """Eight players: s1 plays its last card and wins; then three with one card (s2, s3, s5), three
     with two (s4, s6, s8) and s7 with three: places 1, 2, 2, 2, 5, 5, 5, 8."""
-    g = wb.arrange(wb.new_game(8), {
-        "s1": [wb.K("る")], "s2": [wb.K("か")], "s3": [wb.K("こ")], "s4": [wb.K("ね"), wb.K("め")],
-        "s5": [wb.K("い")], "s6": [wb.K("う"), wb.K("え")], "s7": [wb.K("き"), wb.K("く"), wb.K("け")],
-        "s8": [wb.K("す"), wb.K("お")]}, wb.K("あ"))
-    wb.play(g, "s1", wb.K("る"), "あまがえる", now=10.0)
-    g.tick(g.next_deadline())
-    assert g.over and g.winner == "s1"
-    return g
+    return _word_basket_won({"s1": ["る"], "s2": ["か"], "s3": ["こ"], "s4": ["ね", "め"], "s5": ["い"],
+                             "s6": ["う", "え"], "s7": ["き", "く", "け"], "s8": ["す", "お"]})
 
 
 def diabolo_tie():
