@@ -41,6 +41,20 @@ def written(monkeypatch) -> list:
     return seen
 
 
+def times_written(seen: list, part: object) -> int:
+    """How many of the objects the encoders wrote (``written``) are ``part`` or hold it somewhere
+    inside (by identity): how many times ``part``'s text was produced."""
+    def holds(obj: object) -> bool:
+        if obj is part:
+            return True
+        if isinstance(obj, dict):
+            return any(holds(v) for v in obj.values())
+        if isinstance(obj, (list, tuple)):
+            return any(holds(v) for v in obj)
+        return False
+    return sum(1 for obj in seen if holds(obj))
+
+
 def test_one_view_on_many_screens_is_encoded_once_and_sent_as_written(monkeypatch):
     rig = Rig(seed=4)
     tvs = [rig.tv() for _ in range(6)]
@@ -100,13 +114,14 @@ def test_encode_view_writes_exactly_what_one_dumps_writes(view):
     assert encode_view(dict(view), memo) == expected  # from the memo: the same text
 
 
-def test_encode_view_reuses_a_shared_part_one_level_down_and_writes_the_same_text():
+def test_encode_view_reuses_a_shared_part_one_level_down_and_writes_the_same_text(monkeypatch):
     table = {"pile": [{"card": 7, "t": 0.5}], "lives": 2, "name": "ゆうき\n\"", "ok": True, "x": None}
     memo: dict = {}
     views = [{"game": {**table, "hand": [i], "me": f"s{i}"}, "party": {"k": [1]}} for i in range(3)]
-    for view in views:
-        assert encode_view(view, memo) == wire.compact(view)
-    assert sum(1 for part, _ in memo.values() if part is table["pile"]) == 1  # its text is kept
+    texts = [wire.compact(view) for view in views]
+    seen = written(monkeypatch)
+    assert [encode_view(view, memo) for view in views] == texts
+    assert times_written(seen, table["pile"]) == 1  # once for the three views
     assert encode_view({"game": {1: "a", 2: "b"}}, {}) == wire.compact({"game": {1: "a", 2: "b"}})
 
 

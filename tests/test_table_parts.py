@@ -18,6 +18,8 @@ from partyhost.games import registry, schema
 from partyhost.games.base import Game, RuleError
 from partyhost import wire
 
+from .test_encoding import times_written, written
+
 #: Per game, parts of the view that must be shared objects (the biggest; every other dict or list
 #: of the table's view is checked too, whatever it holds).
 SHARED = {
@@ -72,13 +74,15 @@ def played(key: str, seed: int = 5) -> Game:
 
 
 @pytest.mark.parametrize("key", list(SHARED))
-def test_within_one_flush_every_seat_holds_the_tables_parts(key):
+def test_within_one_flush_every_seat_holds_the_tables_parts(key, monkeypatch):
     game = played(key)
     who = [*game.players, "s99", None]  # the players, a spectator's seat, the table
     memo: dict = {}
     with game.sharing_views():
         views = {s: game.view(s) for s in who}
+        seen = written(monkeypatch)
         texts = {s: encode_view({"game": views[s]}, memo) for s in who}
+        monkeypatch.undo()
     table = views[None]
     containers = [k for k, v in table.items() if k not in OWN and isinstance(v, (dict, list))]
     assert set(SHARED[key]) <= set(containers)
@@ -88,7 +92,7 @@ def test_within_one_flush_every_seat_holds_the_tables_parts(key):
             assert views[s][k] is table[k], f"{key}: {s}'s {k!r} is not the table's"
     # each shared part's text was written once for all the views
     for k in SHARED[key]:
-        assert sum(1 for part, _ in memo.values() if part is table[k]) == 1
+        assert times_written(seen, table[k]) == 1, f"{key}: {k!r} written more than once"
     # and only for this flush: the next one builds its table anew
     assert game._table_parts is None
     again = game.view(None)
