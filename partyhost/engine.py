@@ -173,7 +173,12 @@ def _encode_dict(obj: dict, memo: dict[int, tuple[Any, str]], outer: bool) -> st
     """:func:`encode_view`'s work for one dict: its members written one by one, the dicts and
     lists among them through ``memo``; with ``outer`` (the view itself) the game view is written
     member by member too (one level deeper: its table parts are shared), anything else whole
-    by :func:`wire.compact`."""
+    by :func:`wire.compact`. A dict with a key that is not a string is written whole by
+    :func:`wire.compact` (json's own rules for such keys).
+
+    Raises:
+        ValueError: a non-finite number. TypeError: a value JSON cannot hold.
+    """
     parts = []
     for key in sorted(obj):
         head = _KEY_TEXTS.get(key)

@@ -446,7 +446,14 @@ class Game:
         """``build()``, the part ``name`` of the views that is the same for every seat (what the
         table sees). Inside :meth:`sharing_views` it is built once and the same object is
         returned to every view; outside, each call builds a new one. ``build`` must read only
-        what every seat may know, and a view must not change what it gets."""
+        what every seat may know, and a view must not change what it gets.
+
+        Args:
+            name: the part's name within this game (``"table"``: each game has one today).
+            build: makes the part (JSON-ready: a dict or list of plain values); takes no seat.
+        Returns:
+            The part: ``build()``'s result, shared within one :meth:`sharing_views`.
+        """
         parts = self._table_parts
         if parts is None:
             return build()
