@@ -30,7 +30,7 @@ GAMES = ["the_mind", "word_basket", "decrypto", "top_ten", "diabolo"]
 # the games whose player list is checked again while Dan's phone is away
 AWAY_CHECKED = ("word_basket", "decrypto", "top_ten", "diabolo")
 # the games whose playing phone lists the players too (its list marks the away seat the same way)
-PHONE_LISTS = ("decrypto",)
+PHONE_LISTS = ("decrypto", "diabolo")
 BLOCKING = {"serious", "critical"}
 AXE_JS = (importlib.resources.files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
 

@@ -356,7 +356,9 @@
           : `<p class="note">${esc(t("diabolo.wait_deal", { name: name(s, g.next_dealer) }))}</p>`;
       }
     } else {
-      html += `<ul class="dia-players">${g.players.map((pl) => `<li style="border-color:${PH.colorOf(s, pl.seat)}">${PH.markOf(s, pl.seat)}<span>${esc(name(s, pl.seat))}</span><b>${pl.cards}</b></li>`).join("")}</ul>`;
+      /* an away seat says so in words, as on the TV (app.css .seat-list frames it) */
+      const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
+      html += `<ul class="dia-players seat-list">${g.players.map((pl) => `<li class="${away.has(pl.seat) ? "away" : ""}" data-seat="${esc(pl.seat)}" style="border-color:${PH.colorOf(s, pl.seat)}">${PH.markOf(s, pl.seat)}<span>${esc(name(s, pl.seat))}</span>${away.has(pl.seat) ? `<span class="tag away">${esc(t("roster.away"))}</span>` : ""}<b>${pl.cards}</b></li>`).join("")}</ul>`;
     }
     sc.draw("bottom", html, (el) => {
       PH.guard(el.querySelector("[data-pass]"), () => PH.act({ type: "pass", round: PH.last.game.round }), { key: "dia-pass" });
