@@ -9,9 +9,9 @@ and critical ones fail the test.
 
 Real server on loopback, the laptop's TV page (the host: its menu is opened and checked too) and
 one phone in Debian's Chromium, three more players over Socket.IO; The Mind is also checked
-waiting for a dropped player with a take-over prompt up, and Word Basket, Top Ten and Diabolo with
-one player's phone away (an away seat is marked by words, and its name keeps its contrast: a faded
-line fell below 4.5:1). Every wait is on state.
+waiting for a dropped player with a take-over prompt up, and Word Basket, Decrypto, Top Ten and
+Diabolo with one player's phone away (an away seat is marked by words, on the TV and on a phone
+that lists the players, and its name keeps its contrast: a faded line fell below 4.5:1). Every wait is on state.
 """
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
 GAMES = ["the_mind", "word_basket", "decrypto", "top_ten", "diabolo"]
 # the games whose player list is checked again while Dan's phone is away
-AWAY_CHECKED = ("word_basket", "top_ten", "diabolo")
+AWAY_CHECKED = ("word_basket", "decrypto", "top_ten", "diabolo")
+# the games whose playing phone lists the players too (its list marks the away seat the same way)
+PHONE_LISTS = ("decrypto", "diabolo")
 BLOCKING = {"serious", "critical"}
 AXE_JS = (importlib.resources.files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
 
@@ -99,6 +101,8 @@ def one_phone_away(tv: Page, phone: Page, peers: list, game: str, token: str, ne
     peers[2].close()
     item = f"#game-root li.away:is([data-seat='{seat}'], [data-testid='player-{seat}'])"
     expect(tv.locator(item)).to_have_count(1)
+    if game in PHONE_LISTS:
+        expect(phone.locator(f"{item} .tag.away")).to_have_text("離席中")
     found = axe(tv, f"TV in play ({game}), Dan's phone away")
     found += axe(phone, f"phone in play ({game}), Dan's phone away")
     if game == "word_basket":
@@ -117,6 +121,8 @@ def one_phone_away(tv: Page, phone: Page, peers: list, game: str, token: str, ne
     expect(tv.locator(f"{item} .tag.away")).to_have_text("離席中")
     peers[2] = sio_peer(srv.url, {"role": "phone", "token": token, "lang": "ja"}, "Dan back")
     expect(tv.locator(item)).to_have_count(0)
+    if game in PHONE_LISTS:
+        expect(phone.locator(item)).to_have_count(0)
     return found
 
 

@@ -2,7 +2,8 @@
 (its view's ``places``, from ``Game.outcome``), ties shown as a shared place number, drawn in the
 game's order. Word Basket (the winner, then cards left: 1, 2, 3, 3) and Diabolo (equal totals
 share first place: 1, 1, 3); eight Word Basket places fit a 720p TV. Staged scenes (tests/reveal_stage.py), so the tests wait for state,
-never for time. TV at 1280x720 (and 1920x1080), phones at 360x800; axe on a phone's ranking. About 40 s (three tests, each with its host).
+never for time. TV at 1280x720 (and 1920x1080), phones at 360x800; axe on a phone's ranking. A phone marks
+its own row in words (あなた) and the TV marks none. About 40 s (three tests, each with its host).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def test_word_basket_ranking_shares_a_place_on_the_tv_and_a_phone(server, browse
         expect(items).to_have_count(4)
         assert tv.evaluate(_ROWS, "[data-testid=ranking] li") == want
         expect(items.locator(".val")).to_have_text(["0", "1", "2", "2"])
+        expect(tv.get_by_test_id("ranking-you")).to_have_count(0)  # the TV is nobody's
         shot(tv, "final-ranking-word_basket-tv.png")
         tv.set_viewport_size({"width": 1920, "height": 1080})
         expect(tv.get_by_test_id("ranking")).to_be_in_viewport()
@@ -61,6 +63,12 @@ def test_word_basket_ranking_shares_a_place_on_the_tv_and_a_phone(server, browse
             expect(phone.get_by_test_id("you-result")).to_be_visible()
             expect(phone.get_by_test_id("ranking").locator("li")).to_have_count(4)
             assert phone.evaluate(_ROWS, "[data-testid=ranking] li") == want
+            # the phone's own row, and only it, says あなた (and its name is bold)
+            seat = label.split()[0]
+            expect(phone.get_by_test_id("ranking").locator("li.me")).to_have_attribute("data-seat", seat)
+            expect(phone.get_by_test_id("ranking-you")).to_have_text("あなた")
+            expect(phone.locator(f"[data-testid=ranking] li[data-seat={seat}] [data-testid=ranking-you]")).to_have_count(1)
+            assert int(phone.locator("[data-testid=ranking] li.me .who").evaluate("(el) => getComputedStyle(el).fontWeight")) >= 700
             expect(phone.get_by_test_id("ranking")).to_be_in_viewport()
             no_sideways_scroll(phone)
         shot(phones[0], "final-ranking-word_basket-phone.png")
@@ -104,6 +112,11 @@ def test_diabolo_ranking_shares_first_place_and_follows_the_games_ranking(server
         phone = open_phone(browser, pw, srv, tokens[0], problems, "s1 phone")
         expect(phone.get_by_test_id("scores").locator("tbody tr")).to_have_count(3)
         assert phone.evaluate(_ROWS, "[data-testid=scores] tbody tr") == want
+        # s1's phone: its own row, and only it, says あなた; the TV's rows say it nowhere
+        expect(phone.locator("[data-testid=scores] tr.me")).to_have_attribute("data-seat", "s1")
+        expect(phone.locator("[data-testid=scores] tr[data-seat=s1] [data-testid=ranking-you]")).to_have_text("あなた")
+        expect(phone.get_by_test_id("ranking-you")).to_have_count(1)
+        expect(tv.get_by_test_id("ranking-you")).to_have_count(0)
         no_sideways_scroll(phone)
         shot(phone, "final-ranking-diabolo-phone.png")
         # the page draws the game's ranking as sent, never one of its own from the totals: a

@@ -106,12 +106,20 @@
       <span title="${esc(t("decrypto.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span></span>`;
   }
 
+  /* A team's players, one item each: an away phone's seat says 離席中 in words (the shared
+     .seat-list rule in app.css frames it; nothing fades), as in the other games' player lists. */
+  function membersHtml(s, g, team) {
+    const away = new Set(((s.party && s.party.roster) || []).filter((r) => !r.connected).map((r) => r.seat));
+    return `<ul class="tmembers seat-list" data-testid="members-${team}">${g.teams[team].map((x) => `<li class="${away.has(x) ? "away" : ""}" data-seat="${esc(x)}">
+      <span class="who">${esc(name(s, x))}</span>${away.has(x) ? `<span class="tag away">${esc(t("roster.away"))}</span>` : ""}</li>`).join("")}</ul>`;
+  }
+
   function statusHtml(s, g, mine) {
     const teamBox = (team) => {
       const role = g.variant === "three" && !g.encrypting.includes(team) ? t("decrypto.interceptor_side") : "";
       return `<div class="dc-team team-${team} ${g.active === team && (g.phase === "guess" || g.phase === "reveal") ? "up" : ""} ${mine === team ? "mine" : ""}">
         <span class="tname">${esc(teamName(team))}</span>${role ? `<small class="trole">${esc(role)}</small>` : ""}
-        <span class="tmembers">${esc(names(s, g.teams[team]))}</span>
+        ${membersHtml(s, g, team)}
         ${tokensHtml(g, team)}</div>`;
     };
     return `<div class="dc-status">

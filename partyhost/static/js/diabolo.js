@@ -134,9 +134,10 @@
     const order = ranked ? PH.reveal.placed(g.places).filter((r) => bySeat.has(r.seat)) : g.players.map((p) => ({ seat: p.seat }));
     const players = order.map((r) => ({ ...bySeat.get(r.seat), place: r.place }));
     const head = rounds.map((r) => `<th title="${esc(name(s, r.dealer))}">${r.round}</th>`).join("");
-    const rows = players.map((p) => `<tr class="${g.winners.includes(p.seat) ? "win" : ""}" data-seat="${esc(p.seat)}"${ranked ? ` data-place="${p.place}"` : ""}>
+    const me = s.me && s.me.seat;  /* a phone's own row says あなた/you (PH.reveal.youTag) */
+    const rows = players.map((p) => `<tr class="${g.winners.includes(p.seat) ? "win" : ""}${me && p.seat === me ? " me" : ""}" data-seat="${esc(p.seat)}"${ranked ? ` data-place="${p.place}"` : ""}>
         ${ranked ? `<td class="pl" data-testid="place-${esc(p.seat)}">${p.place}</td>` : ""}
-        <th style="color:${PH.colorOf(s, p.seat)}">${PH.markOf(s, p.seat)}${esc(name(s, p.seat))}</th>
+        <th style="color:${PH.colorOf(s, p.seat)}">${PH.markOf(s, p.seat)}${esc(name(s, p.seat))}${me && p.seat === me ? PH.reveal.youTag() : ""}</th>
         ${rounds.map((r) => `<td class="${r.tiles.includes(p.seat) ? "tile" : ""}">${r.cards[p.seat] != null ? r.cards[p.seat] : "–"}</td>`).join("")}
         <td class="tot" data-testid="total-${esc(p.seat)}">${g.victory_tiles ? "★".repeat(p.tiles) || "0" : p.total}</td></tr>`).join("");
     return `<table class="dia-scores ${ranked ? "ranked" : ""}" data-testid="scores"><thead><tr>${ranked ? `<th>${esc(t("reveal.ranking"))}</th>` : ""}<th></th>${head}<th>${esc(g.victory_tiles ? "★" : t("diabolo.total_head"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -356,7 +357,9 @@
           : `<p class="note">${esc(t("diabolo.wait_deal", { name: name(s, g.next_dealer) }))}</p>`;
       }
     } else {
-      html += `<ul class="dia-players">${g.players.map((pl) => `<li style="border-color:${PH.colorOf(s, pl.seat)}">${PH.markOf(s, pl.seat)}<span>${esc(name(s, pl.seat))}</span><b>${pl.cards}</b></li>`).join("")}</ul>`;
+      /* an away seat says so in words, as on the TV (app.css .seat-list frames it) */
+      const away = new Set(s.party.roster.filter((r) => !r.connected).map((r) => r.seat));
+      html += `<ul class="dia-players seat-list">${g.players.map((pl) => `<li class="${away.has(pl.seat) ? "away" : ""}" data-seat="${esc(pl.seat)}" style="border-color:${PH.colorOf(s, pl.seat)}">${PH.markOf(s, pl.seat)}<span>${esc(name(s, pl.seat))}</span>${away.has(pl.seat) ? `<span class="tag away">${esc(t("roster.away"))}</span>` : ""}<b>${pl.cards}</b></li>`).join("")}</ul>`;
     }
     sc.draw("bottom", html, (el) => {
       PH.guard(el.querySelector("[data-pass]"), () => PH.act({ type: "pass", round: PH.last.game.round }), { key: "dia-pass" });

@@ -10,7 +10,8 @@
  *   The TV keeps the games' own lines.
  * PH.reveal.placed(places): a game's final ranking (its view's `places`, from Game.outcome) as
  *   rows {seat, place}, best first, tied seats sharing a place number (1, 1, 3).
- * PH.reveal.ranking(s, rows): the ranking list at a game's end (places, names, numbers).
+ * PH.reveal.ranking(s, rows): the ranking list at a game's end (places, names, numbers); on a
+ *   phone its own row is marked in words (PH.reveal.youTag(): 「あなた」/"you").
  */
 "use strict";
 
@@ -70,22 +71,30 @@ PH.reveal = (() => {
     return rows;
   }
 
+  /** A phone's own row in a ranking says so in words, 「あなた」/"you" (with its bold name and a
+      lighter row: never colour alone). */
+  function youTag() {
+    return `<span class="tag you" data-testid="ranking-you">${esc(t("common.you"))}</span>`;
+  }
+
   /**
    * The ranking at a game's end, best first: `rows` is a list of {seat, place, value, note?}
    * in the game's order (from `placed`; `value`: the number the game ranked by, e.g. cards
    * left). `label` names the number (a catalogue text). Test id: `ranking`; each row carries
-   * `data-place`.
+   * `data-place`. On a phone the own seat's row is marked (class `me`, the words of `youTag`).
    */
   function ranking(s, rows, label) {
+    const me = s.me && s.me.seat;
     const items = rows.map((r) => {
       const place = r.place;
-      return `<li class="place-${Math.min(place, 4)}" data-seat="${esc(r.seat)}" data-place="${place}">
-        <span class="pl">${place}</span>${PH.markOf(s, r.seat)}<span class="who">${esc(PH.nameOf(s, r.seat))}</span>
+      const mine = !!me && r.seat === me;
+      return `<li class="place-${Math.min(place, 4)}${mine ? " me" : ""}" data-seat="${esc(r.seat)}" data-place="${place}">
+        <span class="pl">${place}</span>${PH.markOf(s, r.seat)}<span class="who">${esc(PH.nameOf(s, r.seat))}</span>${mine ? youTag() : ""}
         <b class="val">${esc(r.value)}</b>${r.note ? `<span class="note">${esc(r.note)}</span>` : ""}</li>`;
     }).join("");
     return `<div class="ranking" data-testid="ranking"><p class="rk-head"><span>${esc(t("reveal.ranking"))}</span><span>${esc(label)}</span></p>
       <ol>${items}</ol></div>`;
   }
 
-  return { outcome, phone, said, placed, ranking };
+  return { outcome, phone, said, placed, ranking, youTag };
 })();
