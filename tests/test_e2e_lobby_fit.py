@@ -116,3 +116,35 @@ def test_diabolos_handicap_set_fits_the_lobby(server, browser, sio_peer):
         assert not problems, problems
     finally:
         close_all(tv)
+
+
+def test_decryptos_seven_against_two_fits_the_lobby(server, browser, sio_peer):
+    srv = server(mode="eventlet", seed=3)
+    problems: list[str] = []
+    seat_players(srv, sio_peer, LONG_NAMES)
+    tv = open_tv_at(browser, srv, problems, 1280, 720)
+    try:
+        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
+        tv.locator("[data-choose=decrypto]").click()
+        tv.wait_for_function("() => PH.last.party.game_key === 'decrypto'")
+        # seven against two: "allow uneven teams" appears under the teams
+        tv.evaluate("""() => { const teams = {};
+          PH.last.party.roster.forEach((r, i) => { teams[r.seat] = i < 7 ? "white" : "black"; });
+          PH.setOptions(Object.assign({}, PH.last.party.options, { teams })); }""")
+        expect(tv.get_by_test_id("lobby-white").locator("li")).to_have_count(7)
+        expect(tv.get_by_test_id("dc-uneven")).to_be_visible()
+
+        def check(where):
+            found = _measure(tv, where)
+            shot(tv, f"lobby-fit-decrypto-7v2-{where[0]}-{where[1]}.png")
+            assert found["scroll"] <= 1, (where, found)
+            assert found["out"] == [], (where, found)
+            expect(tv.get_by_test_id("dc-uneven")).to_be_visible()
+        _sizes_and_langs(tv, check)
+        # the host allows it: the box stays, checked, and the lobby still fits
+        tv.get_by_test_id("dc-uneven").check()
+        tv.wait_for_function("() => PH.last.party.options.uneven === true")
+        check(("en-uneven", 1920))
+        assert not problems, problems
+    finally:
+        close_all(tv)

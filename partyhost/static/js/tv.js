@@ -110,8 +110,9 @@
     const players = side.querySelector(".lobby-players");
     /* A TV never scrolls: more than four seats start in two compact columns, and whenever the
        side column still overflows (a "game ended" note, a game's options, a longer blurb in
-       English, many seats) the list steps down to the next denser layout. */
-    const layouts = ["", "two-col", "two-col tight"];
+       English, many seats) the list steps down to the next denser layout, three columns last
+       (Decrypto's teams seven against two). */
+    const layouts = ["", "two-col", "two-col tight", "two-col tight three"];
     /* the chosen game may add its own control to each seat's row (Word Basket: the handicap), so
        the names are not listed a second time under its options */
     const game = PH.games[s.party.game_key];
@@ -133,10 +134,14 @@
     PH.wireHost(players, s);
     if (PH.howto) PH.howto.lobby(app.querySelector(".howto-slot"), s);
     const recordSlot = app.querySelector(".record-slot");
-    /* the slot's size settles after the QR code and the side column: draw again when it changes */
+    /* the slot's size settles after the QR code and the side column: draw again when it changes;
+       and when the side column's does (a window made full screen, the type's first drawing), so
+       its players list steps to the layout that fits the new room */
     if (!recordSlot.dataset.observed && window.ResizeObserver) {
       recordSlot.dataset.observed = "1";
-      new ResizeObserver(() => { if (recordSlot.isConnected && PH.last && PH.last.party.phase !== "game") render(); }).observe(recordSlot);
+      const ro = new ResizeObserver(() => { if (recordSlot.isConnected && PH.last && PH.last.party.phase !== "game") render(); });
+      ro.observe(recordSlot);
+      ro.observe(side);
     }
     if (showRecord) {
       const sig = [PH.lang, recordSlot.clientWidth, recordSlot.clientHeight, JSON.stringify(s.party.record),
