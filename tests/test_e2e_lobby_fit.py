@@ -148,3 +148,36 @@ def test_decryptos_seven_against_two_fits_the_lobby(server, browser, sio_peer):
         assert not problems, problems
     finally:
         close_all(tv)
+
+
+HONORED = ["ゆうきさん", "あきちゃん", "けんくん", "太郎君", "山田様", "はなさま", "佐藤氏"]
+
+
+def test_a_name_ending_in_an_honorific_gets_no_second_san(server, browser, sio_peer):
+    srv = server(mode="eventlet", seed=3)
+    problems: list[str] = []
+    seat_players(srv, sio_peer, ["ゆうきさん", "けん", "あきちゃん"])
+    tv = open_tv_at(browser, srv, problems, 1280, 720)
+    try:
+        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(3)
+        # the page's templates: {name}さん, PH.people (list.person)
+        found = tv.evaluate("""(names) => names.map((name) => [PH.t("list.person", { name }),
+            PH.t("lobby.welcome", { name }), PH.honored(name)])""", HONORED + ["ゆうき", "さんた"])
+        for name, (person, welcome, honored) in zip(HONORED, found):
+            assert (person, welcome, honored) == (name, f"ようこそ、{name}", True), found
+        assert found[-2] == ["ゆうきさん", "ようこそ、ゆうきさん", False], found
+        assert found[-1] == ["さんたさん", "ようこそ、さんたさん", False], found
+        seats = tv.evaluate("() => PH.last.party.roster.map((r) => r.seat)")
+        assert tv.evaluate("(seats) => PH.people(PH.last, seats)", seats) == "ゆうきさん、けんさん、あきちゃん"
+        # the how-to's rules in use (a server msg drawn by the page): Word Basket with ゆうきさん on easy
+        tv.locator("[data-choose=word_basket]").click()
+        tv.wait_for_function("() => PH.last.party.game_key === 'word_basket'")
+        tv.get_by_test_id(f"hc-{seats[0]}").select_option("easy")
+        tv.wait_for_function(f"() => (PH.last.party.options.handicaps || {{}})['{seats[0]}'] === 'easy'")
+        panel = tv.locator(".howto.tv")
+        expect(panel).to_contain_text("ゆうきさん やさしい")
+        shot(tv, "lobby-fit-honorific-ja-1280.png")
+        assert "さんさん" not in tv.locator("body").inner_text()
+        assert not problems, problems
+    finally:
+        close_all(tv)
