@@ -181,3 +181,48 @@ def test_a_name_ending_in_an_honorific_gets_no_second_san(server, browser, sio_p
         assert not problems, problems
     finally:
         close_all(tv)
+
+
+# The how-to panel's heading: its whole title shown (not cut, no "…"), inside the panel, above its pages.
+_HEADING = """() => {
+  const h = document.querySelector(".howto.tv .howto-head h2"), panel = document.querySelector(".howto.tv");
+  const r = h.getBoundingClientRect(), p = panel.getBoundingClientRect(), area = panel.querySelector(".howto-area").getBoundingClientRect();
+  const range = document.createRange(); range.selectNodeContents(h);
+  const text = range.getBoundingClientRect();
+  return { title: h.textContent, cut: h.scrollWidth > h.clientWidth + 1, over: [h.scrollHeight, h.clientHeight],
+    inside: r.left >= p.left - 1 && r.right <= p.right + 1 && text.right <= r.right + 1 && r.bottom <= area.top + 1,
+    size: parseFloat(getComputedStyle(h).fontSize), lines: Math.round(text.height / parseFloat(getComputedStyle(h).lineHeight)) };
+}"""
+
+
+def test_the_how_to_panels_heading_is_never_cut(server, browser, sio_peer):
+    srv = server(mode="eventlet", seed=3)
+    problems: list[str] = []
+    seat_players(srv, sio_peer, LONG_NAMES)
+    tv = open_tv_at(browser, srv, problems, 1280, 720)
+    try:
+        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
+        for lang in ("ja", "en"):
+            if lang == "en":
+                menu_click(tv, "[data-testid=lang]")
+                tv.wait_for_function("() => PH.lang === 'en'")
+            for game in ("decrypto", "top_ten", "word_basket", "the_mind", "diabolo"):
+                tv.locator(f"[data-choose={game}]").click()
+                tv.wait_for_function(f"() => PH.last.party.game_key === '{game}'")
+                expect(tv.locator(f".howto.tv[data-game={game}]")).to_be_visible()
+                for width, height in SIZES:
+                    tv.set_viewport_size({"width": width, "height": height})
+                    tv.wait_for_function(f"() => innerWidth === {width}")
+                    found = tv.evaluate(_HEADING)
+                    where = (lang, game, width)
+                    print(where, found)
+                    if game == "word_basket":
+                        shot(tv, f"lobby-fit-howto-head-{lang}-{width}.png")
+                    assert not found["cut"] and found["inside"], (where, found)
+                    assert found["size"] >= 20.4 * width / 1280, (where, found)  # the TV's body size at least
+                    assert found["lines"] == 1, (where, found)  # it fits on one line beside the dots
+                tv.set_viewport_size({"width": 1280, "height": 720})
+                tv.wait_for_function("() => innerWidth === 1280")
+        assert not problems, problems
+    finally:
+        close_all(tv)
