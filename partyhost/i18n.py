@@ -56,17 +56,33 @@ def catalogue(lang: str) -> dict[str, str]:
     return merged
 
 
+HONORIFICS: tuple[str, ...] = ("さん", "ちゃん", "くん", "君", "様", "さま", "氏")
+"""Japanese honorifics a typed name may already end with (the same list as app.js's)."""
+
+
+def has_honorific(name: object) -> bool:
+    """Whether ``name`` already ends in a Japanese honorific (「ゆうきさん」, 「あきちゃん」, 「山田様」):
+    a template's ``{name}さん`` then adds no second one (「ゆうきさんさん」)."""
+    return str(name).strip().endswith(HONORIFICS)
+
+
 def message(lang: str, key: str, **params: object) -> str:
     """Format ``key`` of ``lang``'s catalogue with ``params``.
 
     A missing key falls back to English, then to the key itself, so a refusal always reaches
     the phone with some text; a missing parameter is left as ``{name}`` rather than raising.
+    A placeholder the template follows with さん (``{name}さん``) takes none after a value that
+    already ends in an honorific (:func:`has_honorific`).
     """
     lang = normalize_lang(lang)
     template = catalogue(lang).get(key) or catalogue("en").get(key) or key
     out: list[str] = []
     depth = 0  # how many 「 are open at this point of the template
+    honored = False  # the value just filled ends in an honorific: the literal's leading さん goes
     for literal, name, spec, _conv in Formatter().parse(template):
+        if honored and literal.startswith("さん"):
+            literal = literal[len("さん"):]
+        honored = False
         out.append(literal)
         depth += literal.count("「") - literal.count("」")
         if name is None:
@@ -76,6 +92,7 @@ def message(lang: str, key: str, **params: object) -> str:
             continue
         value = params[name]
         value = join_list(lang, value) if isinstance(value, (list, tuple)) else format(value, spec or "")
+        honored = has_honorific(value)
         out.append(value.replace("「", "『").replace("」", "』") if depth > 0 else value)
     return "".join(out)
 

@@ -501,8 +501,8 @@ def test_point_out_reach_and_host_overrule(server, browser, sio_peer):
         tv.locator("[data-choose=word_basket]").click()
         expect(tv.get_by_test_id("mode-vote")).to_have_class(re.compile(r"\bon\b"))
         # The host gives Pat the easy handicap (2+ kana, 3+ for the last card); Pat's phone shows it.
-        tv.locator("[data-testid=game-options] details summary").click()
-        tv.get_by_test_id(f"hc-{p.seat}").select_option("easy")
+        # (on the TV each player's handicap is in that player's row of the players list)
+        tv.get_by_test_id("roster").locator(f"li[data-seat='{p.seat}']").get_by_test_id(f"hc-{p.seat}").select_option("easy")
         expect(p.page.get_by_test_id("game-options")).to_contain_text("Easy")
         tv.get_by_test_id("opt-vote-seconds").select_option("30")
         expect(tv.get_by_test_id("opt-vote-seconds")).to_have_value("30")

@@ -15,7 +15,18 @@ const PH = (() => {
 
   function t(key, p) {
     const s = (catalogues[lang] && catalogues[lang][key]) || catalogues.en[key] || key;
-    return s.replace(/\{(\w+)\}/g, (m, k, at) => (p && k in p ? nested(s, at, String(p[k])) : m));
+    /* a placeholder the template follows with さん ({name}さん) takes none after a name that
+       already ends in an honorific (「ゆうきさん」 stays 「ゆうきさん」, never 「ゆうきさんさん」) */
+    return s.replace(/\{(\w+)\}(さん)?/g, (m, k, san, at) => (p && k in p
+      ? nested(s, at, String(p[k])) + (san && !honored(p[k]) ? san : "") : m));
+  }
+  /* Japanese honorifics a typed name may already end with; the same list as partyhost/i18n.py's
+     HONORIFICS */
+  const HONORIFICS = ["さん", "ちゃん", "くん", "君", "様", "さま", "氏"];
+  /* Whether `name` already ends in an honorific (「ゆうきさん」, 「あきちゃん」): the page adds no さん after it. */
+  function honored(name) {
+    const n = String(name == null ? "" : name).trim();
+    return HONORIFICS.some((h) => n.endsWith(h));
   }
   /* A value set between 「」 has its own 「」 turned to 『』, as Japanese writes a quote inside a
      quote (「タマの『ねこ』」); the same rule as partyhost/i18n.py's message(). */
@@ -763,7 +774,7 @@ const PH = (() => {
   }
 
   return {
-    t, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, list, people, colorOf, markOf, shapeOf, refresh, pausedHtml, wireHost,
+    t, honored, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, list, people, colorOf, markOf, shapeOf, refresh, pausedHtml, wireHost,
     lobbyOptions, setOptions, hostAct,
     mount, patch, react, guard, countdown, voteBox,
     langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },

@@ -36,7 +36,10 @@
     const seats = s.party.roster.map((r) => r.seat);
     const teams = balance(seats, opts.teams);
     const three = seats.length === 3;
-    const col = (team) => `<div class="dc-lobby-team team-${team}" data-testid="lobby-${team}">
+    /* teams two or more apart (7 against 2): the larger one lists its names in two columns and
+       takes two thirds of the width, so the teams stand as tall as the smaller layout's */
+    const lean = three ? "" : TEAMS.find((team) => teams[team].length - teams[team === "white" ? "black" : "white"].length > 1) || "";
+    const col = (team) => `<div class="dc-lobby-team team-${team}${team === lean ? " wide" : ""}" data-testid="lobby-${team}">
         <h3>${esc(teamName(team))} <small>${teams[team].length}</small></h3>
         <ul>${teams[team].map((seat) => `<li>${s.host
           ? `<button class="dc-move" data-move="${esc(seat)}" data-testid="move-${esc(seat)}"><span>${esc(name(s, seat))}</span> <i>${team === "white" ? "→" : "←"}</i></button>`
@@ -44,7 +47,7 @@
     const html = `<div class="dc-lobby">
       <h2>${esc(t("decrypto.lobby.teams"))}</h2>
       <p class="small">${esc(t(three ? "decrypto.lobby.three" : s.host ? "decrypto.lobby.hint_host" : "decrypto.lobby.hint"))}</p>
-      <div class="dc-lobby-teams">${col("white")}${col("black")}</div>
+      <div class="dc-lobby-teams${lean ? " lean-" + lean : ""}">${col("white")}${col("black")}</div>
       ${s.host ? `<div class="row"><button data-testid="shuffle-teams" data-shuffle="1">${esc(t("decrypto.lobby.shuffle"))}</button></div>` : ""}
       <div class="dc-lobby-opts">
         <label><input type="checkbox" data-testid="dc-timer" data-opt="timer" ${opts.timer ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("decrypto.lobby.timer"))}</label>

@@ -247,9 +247,15 @@ PH.howto = (() => {
       <div class="howto-area"></div></div>`;
     const area = el.querySelector(".howto-area");
     const dots = el.querySelector(".howto-dots");
+    /* a title too long for one line beside the dots ("How to play Word Basket" at 1280x720)
+       steps down to .85 of its size (still above the TV's body size); past that it wraps */
+    const head = el.querySelector(".howto-head h2");
+    const oneLine = () => head.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(head).lineHeight);
     const drawDots = (count) => {
       dots.innerHTML = count > 1 ? Array.from({ length: count }, (_, i) => `<button type="button" class="howto-dot" data-howto-page="${i}"
         aria-label="${esc(t("howto.page", { n: i + 1, total: count }))}">○</button>`).join("") : "";
+      head.style.fontSize = "";
+      for (let f = 0.95; f > 0.84 && !oneLine(); f -= 0.05) head.style.fontSize = (1.05 * f).toFixed(3) + "em";
     };
     /* the dots take their room in the header first, so the pages are cut for the room left */
     drawDots(list.length);

@@ -9,6 +9,7 @@
   /* The lobby's turn between tonight's record and the how-to (this TV only). */
   let lobbyView = "howto";
   let lobbyKey = "";
+  let playersSig = ""; /* what the lobby's players list was last drawn for */
 
   PH.langButton();
   PH.connect("tv");
@@ -42,8 +43,9 @@
   }
 
   /* The roster the table sees: names, marks and tags only. The host's tools for each seat (kick,
-     promote) live in the host menu, not beside every name on the shared screen. */
-  function rosterHtml(s) {
+     promote) live in the host menu, not beside every name on the shared screen. `row(r)`, when
+     given, adds the chosen game's own part of a seat's row in the lobby (Word Basket's handicap). */
+  function rosterHtml(s, row) {
     if (!s.party.roster.length) return `<p class="empty">${esc(t("lobby.empty"))}</p>`;
     return `<ul class="roster big" data-testid="roster">${s.party.roster.map((r) => `
       <li class="${r.connected ? "" : "away"}" data-seat="${esc(r.seat)}">
@@ -52,6 +54,7 @@
         ${r.host ? `<span class="tag host">${esc(t("roster.host"))}</span>` : ""}
         ${r.spectator ? `<span class="tag">${esc(t("roster.spectator"))}</span>` : ""}
         ${r.connected ? "" : `<span class="tag away">${esc(t("roster.away"))}</span>`}
+        ${row ? row(r) : ""}
       </li>`).join("")}</ul>`;
   }
 
@@ -107,20 +110,38 @@
     const players = side.querySelector(".lobby-players");
     /* A TV never scrolls: more than four seats start in two compact columns, and whenever the
        side column still overflows (a "game ended" note, a game's options, a longer blurb in
-       English, many seats) the list steps down to the next denser layout. */
-    const layouts = ["", "two-col", "two-col tight"];
-    for (let i = many ? 1 : 0; i < layouts.length; i++) {
-      players.innerHTML = `<h2>${esc(t("list.count", { label: t("lobby.players"), count: s.party.roster.length }))}</h2>
-        <div class="${layouts[i]}">${rosterHtml(s)}</div>`;
-      if (side.scrollHeight <= side.clientHeight + 1) break;
+       English, many seats) the list steps down to the next denser layout, three columns last
+       (Decrypto's teams seven against two). */
+    const layouts = ["", "two-col", "two-col tight", "two-col tight three"];
+    /* the chosen game may add its own control to each seat's row (Word Basket: the handicap), so
+       the names are not listed a second time under its options */
+    const game = PH.games[s.party.game_key];
+    const row = game && game.lobbyRow ? (r) => game.lobbyRow(s, r) : null;
+    const list = rosterHtml(s, row);
+    /* drawn again only when the list or the room around it changed: a select in a row that is
+       open stays open through a state that did not touch it */
+    const sig = [PH.lang, many, side.clientWidth, side.clientHeight, picker.offsetHeight,
+      side.querySelector(".game-options").offsetHeight, list].join("|");
+    if (playersSig !== sig || !players.firstChild) {
+      playersSig = sig;
+      for (let i = many ? 1 : 0; i < layouts.length; i++) {
+        players.innerHTML = `<h2>${esc(t("list.count", { label: t("lobby.players"), count: s.party.roster.length }))}</h2>
+          <div class="${layouts[i]}">${list}</div>`;
+        if (side.scrollHeight <= side.clientHeight + 1) break;
+      }
+      if (game && game.wireLobbyRows) game.wireLobbyRows(players);
     }
     PH.wireHost(players, s);
     if (PH.howto) PH.howto.lobby(app.querySelector(".howto-slot"), s);
     const recordSlot = app.querySelector(".record-slot");
-    /* the slot's size settles after the QR code and the side column: draw again when it changes */
+    /* the slot's size settles after the QR code and the side column: draw again when it changes;
+       and when the side column's does (a window made full screen, the type's first drawing), so
+       its players list steps to the layout that fits the new room */
     if (!recordSlot.dataset.observed && window.ResizeObserver) {
       recordSlot.dataset.observed = "1";
-      new ResizeObserver(() => { if (recordSlot.isConnected && PH.last && PH.last.party.phase !== "game") render(); }).observe(recordSlot);
+      const ro = new ResizeObserver(() => { if (recordSlot.isConnected && PH.last && PH.last.party.phase !== "game") render(); });
+      ro.observe(recordSlot);
+      ro.observe(side);
     }
     if (showRecord) {
       const sig = [PH.lang, recordSlot.clientWidth, recordSlot.clientHeight, JSON.stringify(s.party.record),

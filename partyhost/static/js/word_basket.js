@@ -625,14 +625,38 @@
   }
 
   /* ---------- lobby options: word mode, handicaps (controls for the host only) ---------- */
+  const LEVELS = ["easy", "normal", "hard"];
+  const onTv = () => document.body.classList.contains("tv");
+  /* The handicap choice for one player's handicap, as a select (the host) */
+  const hcSelect = (r, cur) => `<select data-hc="${esc(r.seat)}" data-testid="hc-${esc(r.seat)}" aria-label="${esc(t("list.label", { label: t("word_basket.ui.opt_handicap") }))}${esc(r.name)}">${LEVELS.map((l) =>
+    `<option value="${l}" ${cur === l ? "selected" : ""}>${esc(t("word_basket.ui.hc_" + l))}</option>`).join("")}</select>`;
+  /* Save a handicap chosen in one of the selects under `el` (the options, or the TV's players list) */
+  function wireHandicaps(el) {
+    el.querySelectorAll("[data-hc]").forEach((sel) => {
+      sel.onchange = () => {
+        const now = PH.last.party.options || {};
+        const next = Object.assign({}, now.handicaps || {});
+        if (sel.value === "normal") delete next[sel.dataset.hc]; else next[sel.dataset.hc] = sel.value;
+        PH.setOptions(Object.assign({}, now, { handicaps: next }));
+      };
+    });
+  }
+  /* The TV lobby: each player's handicap sits in that player's row of the players list (a select
+     for the host, a tag when it is not normal for anyone else), not in a second list of the names */
+  function lobbyRow(s, r) {
+    const cur = ((s.party.options || {}).handicaps || {})[r.seat] || "normal";
+    if (s.host) return `<span class="wb-row-hc">${hcSelect(r, cur)}</span>`;
+    return cur === "normal" ? "" : `<span class="tag">${esc(t("word_basket.ui.hc_" + cur))}</span>`;
+  }
+
   function lobby(root, s) {
     const o = s.party.options || {};
     const mode = o.word_mode || "vote";
     const hc = o.handicaps || {};
     const modes = ["vote", "strict", "free"];
-    const levels = ["easy", "normal", "hard"];
+    const levels = LEVELS;
     if (!s.host) {
-      const special = s.party.roster.filter((r) => hc[r.seat] && hc[r.seat] !== "normal");
+      const special = onTv() ? [] : s.party.roster.filter((r) => hc[r.seat] && hc[r.seat] !== "normal");
       PH.patch(root, `<div class="wb-lobby"><p><span class="small">${esc(t("word_basket.ui.opt_mode"))}</span> <b data-testid="opt-mode">${esc(t("word_basket.ui.mode_" + mode))}</b></p>
         ${special.length ? `<p class="small">${esc(PH.list(special.map((r) => t("word_basket.ui.hc_of", { name: r.name, level: t("word_basket.ui.handicap_" + hc[r.seat]) }))))}</p>` : ""}</div>`);
       return;
@@ -648,10 +672,12 @@
       <p class="small">${esc(t("word_basket.ui.mode_help_" + mode))}</p>
       <div class="times">${choice("vote-seconds", [...new Set([10, 20, 30, 60, vs])].sort((a, b) => a - b), vs, "word_basket.ui.opt_vote_seconds")}
         ${choice("reach-window", [...new Set([5, 10, 15, 20, rw])].sort((a, b) => a - b), rw, "word_basket.ui.opt_reach_window")}</div>
-      ${s.party.roster.length ? `<details ${wasOpen || Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("word_basket.ui.opt_handicap"))}</summary>
+      ${!s.party.roster.length ? "" : onTv()
+        ? `<p class="small legend" data-testid="hc-legend"><span class="hc-head">${esc(t("list.label", { label: t("word_basket.ui.opt_handicap") }))}</span>${levels.map((l) => esc(t("word_basket.ui.handicap_" + l))).join(" · ")}</p>`
+        : `<details ${wasOpen || Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("word_basket.ui.opt_handicap"))}</summary>
         <p class="small legend">${levels.map((l) => esc(t("word_basket.ui.handicap_" + l))).join(" · ")}</p>
         <ul class="hc">${s.party.roster.map((r) => `<li><span class="who">${esc(r.name)}</span>
-          <select data-hc="${esc(r.seat)}" data-testid="hc-${esc(r.seat)}">${levels.map((l) => `<option value="${l}" ${(hc[r.seat] || "normal") === l ? "selected" : ""}>${esc(t("word_basket.ui.hc_" + l))}</option>`).join("")}</select></li>`).join("")}</ul></details>` : ""}
+          ${hcSelect(r, hc[r.seat] || "normal")}</li>`).join("")}</ul></details>`}
     </div>`, (el) => {
       const now = () => PH.last.party.options || {}; /* the options when a control is used */
       const save = (patch) => PH.setOptions(Object.assign({}, now(), patch));
@@ -659,15 +685,9 @@
       const vsSel = el.querySelector("[data-vote-seconds]"), rwSel = el.querySelector("[data-reach-window]");
       vsSel.onchange = () => save({ vote_seconds: Number(vsSel.value) });
       rwSel.onchange = () => save({ reach_window: Number(rwSel.value) });
-      el.querySelectorAll("[data-hc]").forEach((sel) => {
-        sel.onchange = () => {
-          const next = Object.assign({}, now().handicaps || {});
-          if (sel.value === "normal") delete next[sel.dataset.hc]; else next[sel.dataset.hc] = sel.value;
-          save({ handicaps: next });
-        };
-      });
+      wireHandicaps(el);
     });
   }
 
-  PH.games.word_basket = { phone, tv, lobby, reading, fitError };
+  PH.games.word_basket = { phone, tv, lobby, lobbyRow, wireLobbyRows: wireHandicaps, reading, fitError };
 })();
