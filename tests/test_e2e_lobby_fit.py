@@ -57,16 +57,22 @@ def _sizes_and_langs(tv, check):
             check((lang, width))
 
 
-def test_word_baskets_handicaps_sit_in_the_players_rows_and_the_lobby_fits(server, browser, sio_peer):
+def _lobby_of(server, browser, sio_peer, game: str, problems: list[str]):
+    """The real server with nine long-named players and the TV (1280x720) showing ``game`` in the
+    lobby. Returns ``(tv, seats)``: the page and the seats in seating order."""
     srv = server(mode="eventlet", seed=3)
-    problems: list[str] = []
     seat_players(srv, sio_peer, LONG_NAMES)
     tv = open_tv_at(browser, srv, problems, 1280, 720)
+    expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
+    tv.locator(f"[data-choose={game}]").click()
+    tv.wait_for_function(f"() => PH.last.party.game_key === '{game}'")
+    return tv, tv.evaluate("() => PH.last.party.roster.map((r) => r.seat)")
+
+
+def test_word_baskets_handicaps_sit_in_the_players_rows_and_the_lobby_fits(server, browser, sio_peer):
+    problems: list[str] = []
+    tv, seats = _lobby_of(server, browser, sio_peer, "word_basket", problems)
     try:
-        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
-        tv.locator("[data-choose=word_basket]").click()
-        tv.wait_for_function("() => PH.last.party.game_key === 'word_basket'")
-        seats = tv.evaluate("() => PH.last.party.roster.map((r) => r.seat)")
         # one player plays on easy, another on hard: chosen in their rows of the players list
         tv.get_by_test_id(f"hc-{seats[0]}").select_option("easy")
         tv.wait_for_function(f"() => (PH.last.party.options.handicaps || {{}})['{seats[0]}'] === 'easy'")
@@ -95,15 +101,9 @@ def test_word_baskets_handicaps_sit_in_the_players_rows_and_the_lobby_fits(serve
 
 
 def test_diabolos_handicap_set_fits_the_lobby(server, browser, sio_peer):
-    srv = server(mode="eventlet", seed=3)
     problems: list[str] = []
-    seat_players(srv, sio_peer, LONG_NAMES)
-    tv = open_tv_at(browser, srv, problems, 1280, 720)
+    tv, seats = _lobby_of(server, browser, sio_peer, "diabolo", problems)
     try:
-        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
-        tv.locator("[data-choose=diabolo]").click()
-        tv.wait_for_function("() => PH.last.party.game_key === 'diabolo'")
-        seats = tv.evaluate("() => PH.last.party.roster.map((r) => r.seat)")
         tv.locator(f"[data-handicap='{seats[2]}']").check()
         tv.wait_for_function(f"() => (PH.last.party.options.handicap || []).includes('{seats[2]}')")
 
@@ -119,14 +119,9 @@ def test_diabolos_handicap_set_fits_the_lobby(server, browser, sio_peer):
 
 
 def test_decryptos_seven_against_two_fits_the_lobby(server, browser, sio_peer):
-    srv = server(mode="eventlet", seed=3)
     problems: list[str] = []
-    seat_players(srv, sio_peer, LONG_NAMES)
-    tv = open_tv_at(browser, srv, problems, 1280, 720)
+    tv, seats = _lobby_of(server, browser, sio_peer, "decrypto", problems)
     try:
-        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
-        tv.locator("[data-choose=decrypto]").click()
-        tv.wait_for_function("() => PH.last.party.game_key === 'decrypto'")
         # seven against two: "allow uneven teams" appears under the teams
         tv.evaluate("""() => { const teams = {};
           PH.last.party.roster.forEach((r, i) => { teams[r.seat] = i < 7 ? "white" : "black"; });
