@@ -135,6 +135,11 @@ def test_decryptos_seven_against_two_fits_the_lobby(server, browser, sio_peer):
             assert found["scroll"] <= 1, (where, found)
             assert found["out"] == [], (where, found)
             expect(tv.get_by_test_id("dc-uneven")).to_be_visible()
+            # 「シャッフル」 on one line (it split 「シャッ／フル」 at 1280)
+            lines = tv.get_by_test_id("shuffle-teams").evaluate(
+                "(b) => { const r = document.createRange(); r.selectNodeContents(b); "
+                "return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size; }")
+            assert lines == 1, (where, lines)
         _sizes_and_langs(tv, check)
         # the host allows it: the box stays, checked, and the lobby still fits
         tv.get_by_test_id("dc-uneven").check()

@@ -191,7 +191,8 @@
      number's size and no block of words taller than it (that number stays the largest type on
      the screen). Done again when the
      middle's size changes (another TV size, a redraw). */
-  const fitObserved = new WeakSet();
+  let fitWatch = null; /* {observer, centre}: one observer, moved to each new middle (a redraw
+                          replaces it), so observers never pile up on old ones */
   function fitRevealTheme(el) {
     const centre = el.querySelector(".tt.tv.revealing .tt-centre");
     const theme = centre && centre.querySelector(".tt-theme.big");
@@ -211,13 +212,16 @@
       if (fits()) lo = mid; else hi = mid;
     }
     theme.style.fontSize = lo > 1.01 ? lo + "em" : "";
-    if (!fitObserved.has(centre) && window.ResizeObserver) {
-      fitObserved.add(centre);
-      let size = "";
-      new ResizeObserver(() => {
+    if (window.ResizeObserver && (!fitWatch || fitWatch.centre !== centre)) {
+      if (fitWatch) fitWatch.observer.disconnect();
+      /* the size just fitted: the observer's first call (on observe) does not fit it again */
+      let size = centre.clientWidth + "x" + centre.clientHeight;
+      const observer = new ResizeObserver(() => {
         const now = centre.clientWidth + "x" + centre.clientHeight;
         if (now !== size && centre.isConnected) { size = now; fitRevealTheme(el); }
-      }).observe(centre);
+      });
+      observer.observe(centre);
+      fitWatch = { observer, centre };
     }
   }
 

@@ -646,7 +646,13 @@
   function lobbyRow(s, r) {
     const cur = ((s.party.options || {}).handicaps || {})[r.seat] || "normal";
     if (s.host) return `<span class="wb-row-hc">${hcSelect(r, cur)}</span>`;
-    return cur === "normal" ? "" : `<span class="tag">${esc(t("word_basket.ui.hc_" + cur))}</span>`;
+    /* as in play: 「ハンデ：やさしい」, so the word is not read as a description of the person */
+    return cur === "normal" ? "" : `<span class="tag">${esc(t("word_basket.ui.hc_short_" + cur))}</span>`;
+  }
+
+  /* The handicap levels with what each asks, one after another (the TV's legend, the phone's list) */
+  function levelsLegend(levels) {
+    return levels.map((l) => esc(t("word_basket.ui.handicap_" + l))).join(" · ");
   }
 
   function lobby(root, s) {
@@ -673,9 +679,9 @@
       <div class="times">${choice("vote-seconds", [...new Set([10, 20, 30, 60, vs])].sort((a, b) => a - b), vs, "word_basket.ui.opt_vote_seconds")}
         ${choice("reach-window", [...new Set([5, 10, 15, 20, rw])].sort((a, b) => a - b), rw, "word_basket.ui.opt_reach_window")}</div>
       ${!s.party.roster.length ? "" : onTv()
-        ? `<p class="small legend" data-testid="hc-legend"><span class="hc-head">${esc(t("list.label", { label: t("word_basket.ui.opt_handicap") }))}</span>${levels.map((l) => esc(t("word_basket.ui.handicap_" + l))).join(" · ")}</p>`
+        ? `<p class="small legend" data-testid="hc-legend"><span class="hc-head">${esc(t("list.label", { label: t("word_basket.ui.opt_handicap") }))}</span>${levelsLegend(levels)}</p>`
         : `<details ${wasOpen || Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("word_basket.ui.opt_handicap"))}</summary>
-        <p class="small legend">${levels.map((l) => esc(t("word_basket.ui.handicap_" + l))).join(" · ")}</p>
+        <p class="small legend">${levelsLegend(levels)}</p>
         <ul class="hc">${s.party.roster.map((r) => `<li><span class="who">${esc(r.name)}</span>
           ${hcSelect(r, hc[r.seat] || "normal")}</li>`).join("")}</ul></details>`}
     </div>`, (el) => {
