@@ -88,7 +88,9 @@ def one_phone_away(tv: Page, phone: Page, peers: list, game: str, token: str, ne
     """Dan's phone closes mid-game (Top Ten: once the theme is chosen, so every card shows its
     answer line): the TV's player list marks his seat with the words 離席中 (not only a fade);
     the TV and a player's phone are checked, and in Word Basket a phone that joins to watch (it
-    lists the players); then Dan's phone comes back with its token and the mark goes."""
+    lists the players); then Dan's phone comes back with its token and the mark goes. In Decrypto
+    the phone that goes is an encryptor's (Ben's), so the TV's encryptor pill (離席中) and the
+    「ヒントを書いている人」 line on the TV and a phone (（接続切れ）) are checked as well."""
     if game == "top_ten":
         g = tv.evaluate("() => PH.last.game")
         by_seat = {p.state["me"]["seat"]: p for p in peers}
