@@ -88,7 +88,9 @@ def one_phone_away(tv: Page, phone: Page, peers: list, game: str, token: str, ne
     """Dan's phone closes mid-game (Top Ten: once the theme is chosen, so every card shows its
     answer line): the TV's player list marks his seat with the words 離席中 (not only a fade);
     the TV and a player's phone are checked, and in Word Basket a phone that joins to watch (it
-    lists the players); then Dan's phone comes back with its token and the mark goes."""
+    lists the players); then Dan's phone comes back with its token and the mark goes. In Decrypto
+    the phone that goes is an encryptor's (Ben's), so the TV's encryptor pill (離席中) and the
+    「ヒントを書いている人」 line on the TV and a phone (（接続切れ）) are checked as well."""
     if game == "top_ten":
         g = tv.evaluate("() => PH.last.game")
         by_seat = {p.state["me"]["seat"]: p for p in peers}
@@ -97,12 +99,29 @@ def one_phone_away(tv: Page, phone: Page, peers: list, game: str, token: str, ne
         else:
             phone.evaluate("(r) => PH.act({ type: 'choose', round: r, theme: 0 })", g["round"])
         tv.wait_for_function("() => PH.last.game.phase === 'answer'")
-    seat = peers[2].state["me"]["seat"]
-    peers[2].close()
-    item = f"#game-root li.away:is([data-seat='{seat}'], [data-testid='player-{seat}'])"
+    who = 2  # Dan
+    if game == "decrypto":
+        # here the phone that goes away is one that writes its team's clues (Ben, with this seed),
+        # so the encryptor's pill on the TV and the waiting line are checked too
+        g = tv.evaluate("() => PH.last.game")
+        assert g["phase"] == "encrypt", g["phase"]
+        who = next(k for k, p in enumerate(peers) if p.state["me"]["seat"] in g["encryptors"].values())
+        token = token_of(peers[who])
+    seat = peers[who].state["me"]["seat"]
+    who_name = ("Ben", "ちひろ", "Dan")[who]
+    peers[who].close()
+    # a player list's item (Decrypto's encryptor pills, .dc-writers, are checked on their own)
+    item = f"#game-root :not(.dc-writers) > li.away:is([data-seat='{seat}'], [data-testid='player-{seat}'])"
     expect(tv.locator(item)).to_have_count(1)
     if game in PHONE_LISTS:
         expect(phone.locator(f"{item} .tag.away")).to_have_text("離席中")
+    pill = tv.locator(f".dc-writers li.away[data-seat='{seat}']")
+    waiting = [tv.locator(".dc-stage-encrypt > p.note"), phone.locator("#game-root :is([data-testid=waiting], .dc-enc-status p.small)")]
+    if game == "decrypto":
+        # the TV's encryptor pill and the 「ヒントを書いている人」 line say so in words too
+        expect(pill.locator(".tag.away")).to_have_text("離席中")
+        for line in waiting:
+            expect(line).to_contain_text(f"{who_name}（接続切れ）")
     found = axe(tv, f"TV in play ({game}), Dan's phone away")
     found += axe(phone, f"phone in play ({game}), Dan's phone away")
     if game == "word_basket":
@@ -119,10 +138,14 @@ def one_phone_away(tv: Page, phone: Page, peers: list, game: str, token: str, ne
         assert tv.evaluate("(s) => PH.host('kick', { seat: s })", eve)["ok"]
         tv.wait_for_function("() => PH.last.party.roster.length === 4")
     expect(tv.locator(f"{item} .tag.away")).to_have_text("離席中")
-    peers[2] = sio_peer(srv.url, {"role": "phone", "token": token, "lang": "ja"}, "Dan back")
+    peers[who] = sio_peer(srv.url, {"role": "phone", "token": token, "lang": "ja"}, f"{who_name} back")
     expect(tv.locator(item)).to_have_count(0)
     if game in PHONE_LISTS:
         expect(phone.locator(item)).to_have_count(0)
+    if game == "decrypto":
+        expect(pill).to_have_count(0)
+        for line in waiting:
+            expect(line).not_to_contain_text("接続切れ")
     return found
 
 

@@ -34,6 +34,23 @@ def open_phone(browser, pw, srv, token, problems, label):
     return page
 
 
+# The painted place badges of the winners' rows (the element that carries the badge's fill,
+# the cell itself or a box inside it), top to bottom: [top, bottom] in CSS px.
+_BADGES = """() => [...document.querySelectorAll('[data-testid=scores] tr.win td.pl')].map((td) => {
+    const el = [td, ...td.querySelectorAll('*')].find((e) => getComputedStyle(e).backgroundColor !== 'rgba(0, 0, 0, 0)');
+    const r = el.getBoundingClientRect();
+    return [r.top, r.bottom];
+})"""
+
+
+def badges_apart(page, gap=3):
+    """Each tied first-place badge reads as its own: at least ``gap`` px between neighbours."""
+    boxes = page.evaluate(_BADGES)
+    assert len(boxes) >= 2, boxes
+    for (_, bottom), (top, _) in zip(boxes, boxes[1:]):
+        assert top - bottom >= gap, boxes
+
+
 def no_sideways_scroll(page):
     width = page.evaluate("() => [innerWidth, document.documentElement.scrollWidth]")
     assert width[1] <= width[0], width
@@ -108,6 +125,7 @@ def test_diabolo_ranking_shares_first_place_and_follows_the_games_ranking(server
         rows = tv.get_by_test_id("scores").locator("tbody tr")
         expect(rows).to_have_count(3)
         assert tv.evaluate(_ROWS, "[data-testid=scores] tbody tr") == want
+        badges_apart(tv)
         shot(tv, "final-ranking-diabolo-tv.png")
         phone = open_phone(browser, pw, srv, tokens[0], problems, "s1 phone")
         expect(phone.get_by_test_id("scores").locator("tbody tr")).to_have_count(3)
@@ -118,6 +136,7 @@ def test_diabolo_ranking_shares_first_place_and_follows_the_games_ranking(server
         expect(phone.get_by_test_id("ranking-you")).to_have_count(1)
         expect(tv.get_by_test_id("ranking-you")).to_have_count(0)
         no_sideways_scroll(phone)
+        badges_apart(phone)
         shot(phone, "final-ranking-diabolo-phone.png")
         # the page draws the game's ranking as sent, never one of its own from the totals: a
         # ranking the totals would not give is drawn as it is

@@ -109,6 +109,11 @@
       <span title="${esc(t("decrypto.miscommunications"))}">${dots(tk.miscommunications, "mis")}</span></span>`;
   }
 
+  /* The seats whose phone is away (not connected). */
+  function awaySeats(s) {
+    return new Set(((s.party && s.party.roster) || []).filter((r) => !r.connected).map((r) => r.seat));
+  }
+
   /* A team's players, one item each: an away phone's seat says 離席中 in words (the shared
      .seat-list rule in app.css frames it; nothing fades), as in the other games' player lists. */
   function membersHtml(s, g, team) {
@@ -217,7 +222,10 @@
   function waitingText(s, g) {
     if (g.phase === "encrypt") {
       const left = g.encrypting.filter((team) => !g.submitted[team]);
-      return left.length ? t("decrypto.wait.clues", { names: list(left.map((team) => t("decrypto.who_team", { name: name(s, g.encryptors[team]), team: teamName(team) }))) }) : "";
+      /* an away encryptor is marked in words, as groupText marks an away guesser */
+      const away = awaySeats(s);
+      const who = (x) => away.has(x) ? t("decrypto.offline", { name: name(s, x) }) : name(s, x);
+      return left.length ? t("decrypto.wait.clues", { names: list(left.map((team) => t("decrypto.who_team", { name: who(g.encryptors[team]), team: teamName(team) }))) }) : "";
     }
     if (g.phase === "guess") {
       const left = Object.entries(g.guessing).filter(([, x]) => !x.locked)
@@ -599,9 +607,13 @@
           ? ` <button class="small" data-tv-pass="${team}" data-testid="pass-encryptor-${team}">${esc(t("decrypto.pass_encryptor", { name: name(s, g.encryptors[team]) }))}</button>` : ""}</p>` : "";
       return `<div class="dc-stage-encrypt">
         <h2>${esc(t(g.encrypting.length === 1 ? "decrypto.tv.encrypt_one" : "decrypto.tv.encrypt", { round: g.round }))}</h2>
-        <ul class="dc-writers">${g.encrypting.map((team) => `<li class="team-${team} ${g.submitted[team] ? "done" : ""}">
-          <span class="tname">${esc(teamName(team))}</span><span class="who">${esc(name(s, g.encryptors[team]))}</span>
-          <b>${g.submitted[team] ? "✔" : "…"}</b></li>`).join("")}</ul>
+        <ul class="dc-writers seat-list">${g.encrypting.map((team) => {
+          /* an away encryptor's pill says 離席中 in words (the shared .seat-list rule frames it) */
+          const x = g.encryptors[team], off = away.has(x);
+          return `<li class="team-${team}${g.submitted[team] ? " done" : ""}${off ? " away" : ""}" data-seat="${esc(x)}">
+          <span class="tname">${esc(teamName(team))}</span><span class="who">${esc(name(s, x))}</span>${off ? `<span class="tag away">${esc(t("roster.away"))}</span>` : ""}
+          <b>${g.submitted[team] ? "✔" : "…"}</b></li>`;
+        }).join("")}</ul>
         ${g.encrypting.map(pass).join("")}
         ${timerHtml(g)}<p class="note">${esc(wait)}</p></div>`;
     }

@@ -136,7 +136,7 @@
     const head = rounds.map((r) => `<th title="${esc(name(s, r.dealer))}">${r.round}</th>`).join("");
     const me = s.me && s.me.seat;  /* a phone's own row says あなた/you (PH.reveal.youTag) */
     const rows = players.map((p) => `<tr class="${g.winners.includes(p.seat) ? "win" : ""}${me && p.seat === me ? " me" : ""}" data-seat="${esc(p.seat)}"${ranked ? ` data-place="${p.place}"` : ""}>
-        ${ranked ? `<td class="pl" data-testid="place-${esc(p.seat)}">${p.place}</td>` : ""}
+        ${ranked ? `<td class="pl" data-testid="place-${esc(p.seat)}"><span class="pn">${p.place}</span></td>` : ""}
         <th style="color:${PH.colorOf(s, p.seat)}">${PH.markOf(s, p.seat)}${esc(name(s, p.seat))}${me && p.seat === me ? PH.reveal.youTag() : ""}</th>
         ${rounds.map((r) => `<td class="${r.tiles.includes(p.seat) ? "tile" : ""}">${r.cards[p.seat] != null ? r.cards[p.seat] : "–"}</td>`).join("")}
         <td class="tot" data-testid="total-${esc(p.seat)}">${g.victory_tiles ? "★".repeat(p.tiles) || "0" : p.total}</td></tr>`).join("");
