@@ -77,14 +77,21 @@ def open_tv_at(browser, srv, problems, width, height, lang="ja"):
     return page
 
 
+def nine_long_names_at_the_tv(server, browser, sio_peer, problems, width=1280, height=720):
+    """The real server with :data:`LONG_NAMES` seated (python-socketio phones) and the TV at
+    ``width`` x ``height`` listing all nine. Returns the TV page."""
+    srv = server(mode="eventlet", seed=3)
+    seat_players(srv, sio_peer, LONG_NAMES)
+    tv = open_tv_at(browser, srv, problems, width, height)
+    expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
+    return tv
+
+
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
 def test_each_games_lobby_and_how_to_fit_the_tv_with_nine_long_names(server, browser, sio_peer, size):
-    srv = server(mode="eventlet", seed=3)
     problems: list[str] = []
-    seat_players(srv, sio_peer, LONG_NAMES)
-    tv = open_tv_at(browser, srv, problems, *size)
+    tv = nine_long_names_at_the_tv(server, browser, sio_peer, problems, *size)
     try:
-        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
         for lang in ("ja", "en"):
             if lang == "en":
                 menu_click(tv, "[data-testid=lang]")

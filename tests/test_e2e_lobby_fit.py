@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .test_e2e_howto import LONG_NAMES, open_tv_at, seat_players
+from .test_e2e_howto import LONG_NAMES, nine_long_names_at_the_tv, open_tv_at, seat_players
 from .test_e2e_mind import close_all, menu_click, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
@@ -60,10 +60,7 @@ def _sizes_and_langs(tv, check):
 def _lobby_of(server, browser, sio_peer, game: str, problems: list[str]):
     """The real server with nine long-named players and the TV (1280x720) showing ``game`` in the
     lobby. Returns ``(tv, seats)``: the page and the seats in seating order."""
-    srv = server(mode="eventlet", seed=3)
-    seat_players(srv, sio_peer, LONG_NAMES)
-    tv = open_tv_at(browser, srv, problems, 1280, 720)
-    expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
+    tv = nine_long_names_at_the_tv(server, browser, sio_peer, problems)
     tv.locator(f"[data-choose={game}]").click()
     tv.wait_for_function(f"() => PH.last.party.game_key === '{game}'")
     return tv, tv.evaluate("() => PH.last.party.roster.map((r) => r.seat)")
@@ -196,12 +193,9 @@ _HEADING = """() => {
 
 
 def test_the_how_to_panels_heading_is_never_cut(server, browser, sio_peer):
-    srv = server(mode="eventlet", seed=3)
     problems: list[str] = []
-    seat_players(srv, sio_peer, LONG_NAMES)
-    tv = open_tv_at(browser, srv, problems, 1280, 720)
+    tv = nine_long_names_at_the_tv(server, browser, sio_peer, problems)
     try:
-        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
         for lang in ("ja", "en"):
             if lang == "en":
                 menu_click(tv, "[data-testid=lang]")

@@ -35,7 +35,7 @@ from partyhost.games.top_ten import THEME_LANGS, load_deck
 
 from . import reveal_stage as stage
 from . import test_diabolo as dia
-from .test_e2e_howto import LONG_NAMES, open_tv_at, seat_players
+from .test_e2e_howto import LONG_NAMES, nine_long_names_at_the_tv, open_tv_at
 from .test_e2e_mind import close_all, menu_click, shot
 from .test_e2e_reveals import scene
 
@@ -83,13 +83,10 @@ _SETTLED = "() => { const s = document.querySelector('.lobby .side'); return s.s
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
 def test_the_lobby_options_read_from_the_sofa_and_fit_with_nine_players(server, browser, sio_peer, size):
-    srv = server(mode="eventlet", seed=3)
     problems: list[str] = []
-    seat_players(srv, sio_peer, LONG_NAMES)
-    tv = open_tv_at(browser, srv, problems, *size)
+    tv = nine_long_names_at_the_tv(server, browser, sio_peer, problems, *size)
     scale = size[0] / 1280
     try:
-        expect(tv.get_by_test_id("roster").locator("li")).to_have_count(9)
         for lang in ("ja", "en"):
             if lang == "en":
                 menu_click(tv, "[data-testid=lang]")
