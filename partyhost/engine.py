@@ -13,6 +13,7 @@ Nothing here talks to Flask: the engine is given an ``emit(event, data, sid)`` c
 from __future__ import annotations
 
 import contextlib
+import heapq
 import itertools
 import json
 import logging
@@ -27,7 +28,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from . import i18n, night, wire
+from . import clocksync, i18n, night, wire
 from .games import registry
 from .games.base import RuleError
 from .netaddr import Candidate, join_url
@@ -65,7 +66,7 @@ ENVELOPES: dict[str, dict] = {
     "act": {
         "type": "object",
         "properties": {"id": _ID, "game": {"type": "integer"}, "type": {"type": "string", "maxLength": 40},
-                       "at": {"type": "number"}},
+                       "at": {"type": "number"}, "tc": {"type": "number"}},
         "required": ["game", "type"],
     },
     "host": {
@@ -73,7 +74,10 @@ ENVELOPES: dict[str, dict] = {
         "properties": {
             "id": _ID,
             "op": {"enum": ["choose", "start", "restart", "pause", "resume", "end", "kick",
-                            "promote", "address", "game", "coach", "claim", "again", "ohiraki"]},
+                            "promote", "address", "game", "coach", "claim", "again", "ohiraki",
+                            "wifi"]},
+            "ssid": {"type": "string", "maxLength": 64},
+            "password": {"type": "string", "maxLength": 64},
             "claim": {"type": "string", "maxLength": 40},
             "allow": {"type": "boolean"},
             "action": {"type": "object"},
@@ -92,6 +96,18 @@ _ENVELOPE_VALIDATORS = {kind: wire.Validator(schema) for kind, schema in ENVELOP
 
 MAX_CLAIMS = 8
 """Most take-over requests waiting for the host at once (one per phone); more are refused."""
+
+SYNC_ISSUED = 4
+"""Answers to ``sync`` pings remembered per socket, so a later ping's ``echo`` can be checked."""
+
+SYNC_SCHEMA = {
+    "type": "object",
+    "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 2 ** 31},
+                   "c": {"type": "number"}, "echo": {"type": "number"}},
+    "required": ["n", "c"],
+    "additionalProperties": False,
+}
+_SYNC_VALIDATOR = wire.Validator(SYNC_SCHEMA)
 
 SAVE_RETRY = 5.0
 """Seconds between attempts to save again while saving fails and nothing else changes, so the
@@ -269,6 +285,13 @@ class Engine:
         self._lock = threading.Lock()
         self._seq = itertools.count()
         self.addresses = list(addresses or [])
+        # What the join doctor found at start, one :meth:`partyhost.doctor.Report.view` per join
+        # address (the chosen one goes in the TV and host screens' join box); empty = no doctor.
+        # Set by the entry point before the loop runs.
+        self.doctor: list[dict] = []
+        # The TV's Wi-Fi card (:class:`partyhost.wifi.WifiCard`), set by the transport; the
+        # password never enters a view: views carry only the SSID and a version number.
+        self.wifi: Any = None
         self.port = port
         self.store = store
         self.party = Party(room=room_code(self.rng))
@@ -300,6 +323,13 @@ class Engine:
         # (game, version, snapshot text) as the store last wrote it, while only actions have run
         # since: the next change's rollback copy is then that text, not a new encoding (_guarded)
         self._saved_game: tuple[Any, int, str] | None = None
+        # clock sync (issue 26): sid -> ClockSync, sid -> {host time answered: ping n}; written
+        # by the transport's thread (clock_ping) and read by the loop, under _sync_lock
+        self._sync_lock = threading.Lock()
+        self._clocks: dict[str, clocksync.ClockSync] = {}
+        self._issued: dict[str, dict[float, int]] = {}
+        # racing actions held until no earlier tap can still arrive: (tap, seq, message)
+        self._held_acts: list[tuple[float, int, Message]] = []
         if snapshot:
             self._restore(snapshot)
 
@@ -364,6 +394,107 @@ class Engine:
         conn = self.connections.get(sid)
         return conn.lang if conn is not None else i18n.LANGS[0]
 
+    def clock_ping(self, sid: str, payload: Any) -> dict:
+        """Answer one clock-sync ping of socket ``sid`` at once (transport thread; reads no game
+        state). Payload ``{"n": int, "c": phone clock s, "echo"?: host time s of the answer the
+        phone got just before}``. A valid echo of an answer sent to this socket makes a sample
+        on the host's clock (:mod:`partyhost.clocksync`); a doubled, late or forged echo is no
+        sample. Returns the answer: ``{"n", "s": host clock s, "g": host clock − game clock s}``,
+        or ``{"ok": False, "code": "bad_sync", "message"}`` for a malformed ping.
+        """
+        received = self.clock()
+        try:
+            payload = wire.clean(payload)
+        except (TypeError, ValueError):
+            payload = None
+        if payload is None or next(iter(_SYNC_VALIDATOR.iter_errors(payload)), None) is not None:
+            return {"ok": False, "code": "bad_sync",
+                    "message": i18n.message(self.language(sid), "err.bad_sync")}
+        with self._sync_lock:
+            issued = self._issued.setdefault(sid, {})
+            echo = payload.get("echo")
+            if echo is not None and issued.pop(echo, None) is not None:
+                self._clocks.setdefault(sid, clocksync.ClockSync()).add(echo, payload["c"], received)
+            now = self.clock()
+            issued[now] = payload["n"]
+            while len(issued) > SYNC_ISSUED:
+                issued.pop(next(iter(issued)))
+        return {"n": payload["n"], "s": now, "g": now - self.game_now()}
+
+    def clock_of(self, sid: str) -> clocksync.ClockSync | None:
+        """Socket ``sid``'s clock-sync estimate (a copy-free reference), or None."""
+        with self._sync_lock:
+            return self._clocks.get(sid)
+
+    def hold_window(self) -> float:
+        """Seconds a racing action waits for an earlier tap: the largest delay bound among the
+        seated players' synced phones (:attr:`ClockSync.delay_bound`, at most
+        :data:`clocksync.MAX_BOUND`); 0.0 when none is synced."""
+        players = set(self.party.players)
+        with self._sync_lock:
+            bounds = [self._clocks[c.sid].delay_bound for c in self.connections.values()
+                      if c.seat in players and c.sid in self._clocks]
+        return min(max(bounds, default=0.0), clocksync.MAX_BOUND)
+
+    def draw_zone(self) -> float:
+        """Seconds: two held taps from different phones closer than the sum of their clocks'
+        :attr:`~clocksync.ClockSync.jitter` are a fair draw; this is the widest such zone among the
+        seated players' synced phones (twice the largest jitter, at most
+        :data:`clocksync.DRAW_MAX`), the extra time a racing action waits. 0.0 when none is synced."""
+        players = set(self.party.players)
+        with self._sync_lock:
+            jitters = [self._clocks[c.sid].jitter for c in self.connections.values()
+                       if c.seat in players and c.sid in self._clocks]
+        return min(2 * max(jitters, default=0.0), clocksync.DRAW_MAX)
+
+    def _racing(self, message: Message) -> bool:
+        game = self.party.game
+        payload = message.payload
+        return (message.kind == "act" and game is not None and isinstance(payload, dict)
+                and payload.get("type") in getattr(game, "RACING", ()))
+
+    def _tap(self, message: Message) -> tuple[float, float]:
+        """``(tap moment on the server clock, uncertainty)``, seconds (:func:`clocksync.tap_time`).
+
+        Raises:
+            RuleError: ``"clock_stamp"`` for a stamp that is not finite or is absurd.
+        """
+        payload = message.payload
+        stamp = payload.get("tc") if isinstance(payload, dict) else None
+        try:
+            return clocksync.tap_time(stamp, message.stamp, self.clock_of(message.sid))
+        except clocksync.ClockStampError:
+            raise RuleError("clock_stamp") from None
+
+    def _release_held(self) -> None:
+        """Apply the held racing actions whose wait is over, in tap order.
+
+        Two taps from different phones closer than their clocks' jitter added (each phone's
+        :attr:`~clocksync.ClockSync.jitter`, at most :data:`clocksync.DRAW_MAX`) cannot be told
+        apart even in the usual case: which goes first is drawn, 50/50, with the engine's ``rng``
+        (the first then gets the earlier moment). Otherwise a lasting error of one phone's clock
+        estimate would decide every such race the same way. Farther apart: tap order.
+        """
+        if not self._held_acts:
+            return
+        wait = self.hold_window() + self.draw_zone()
+        now = self.clock()
+        held = self._held_acts
+        draws = getattr(self.party.game, "RACE_DRAW", True)
+        while held and held[0][0] + wait <= now:
+            tap, seq, message = heapq.heappop(held)
+            if held:
+                tap2, seq2, other = held[0]
+                zone = min(message.meta.get("jitter", 0.0) + other.meta.get("jitter", 0.0), clocksync.DRAW_MAX)
+                if (draws and other.sid != message.sid and tap2 - tap <= zone
+                        and not message.meta.get("behind") and not other.meta.get("behind")
+                        and self.rng.random() < 0.5):
+                    heapq.heapreplace(held, (tap2, seq, message))
+                    message.meta["tap"] = (tap2, message.meta["tap"][1])
+                    other.meta["tap"] = (tap, other.meta["tap"][1])
+                    message = other
+            self._process(message)
+
     # ----- the loop ------------------------------------------------------------------------------
     def game_now(self) -> float:
         """Seconds on the game clock: the server clock less the time the host has paused."""
@@ -384,6 +515,8 @@ class Engine:
         times = [t for t in (self.party.host_deadline(),) if t is not None]
         if self._save_failure is not None:
             times.append(self._save_failure["retry_at"])
+        if self._held_acts:
+            times.append(self._held_acts[0][0] + self.hold_window() + self.draw_zone())
         game = self.party.game
         if game is not None and not game.over and not self.party.paused:
             deadline = game.next_deadline()
@@ -405,6 +538,7 @@ class Engine:
             self._process(message)
             count += 1
         try:
+            self._release_held()
             self._fire_timers()
             if self.party.settle(self.game_now()):  # a game just ended: into the night's record
                 self._dirty = True
@@ -496,7 +630,32 @@ class Engine:
             self._on_disconnect(message)
             return
         if conn is None:
+            # a held move whose socket went meanwhile still counts: the tap reached the host
+            # (played on arrival it would have stood); it plays for the seat, the answer is lost
+            conn = message.meta.get("conn")
+        if conn is None:
             return  # a message from a socket we never saw connect (or already gone)
+        if "tap" not in message.meta and self._racing(message):
+            # A racing action waits until no earlier tap can still arrive (hold_window), then is
+            # applied in tap order: an earlier tap over a slower link still wins (issue 26).
+            try:
+                message.meta["tap"] = self._tap(message)
+            except RuleError:
+                pass  # refused in _on_act, in order
+            else:
+                sync = self.clock_of(message.sid)
+                message.meta["jitter"] = sync.jitter if sync is not None else 0.0
+                message.meta["conn"] = conn
+                heapq.heappush(self._held_acts, (message.meta["tap"][0], message.seq, message))
+                return
+        if "tap" not in message.meta and message.kind == "act" and self._held_acts \
+                and not self._racing(message):  # (a racing one here had its stamp refused)
+            # Any other move of the game waits behind the held racing ones (at its arrival), or
+            # it would overtake an earlier tap: a ストップ or a reset tapped after a held play was
+            # applied first and the play refused. Never part of a fair draw.
+            message.meta.update(tap=(message.stamp, 0.0), jitter=0.0, behind=True, conn=conn)
+            heapq.heappush(self._held_acts, (message.stamp, message.seq, message))
+            return
         try:
             if "arity" in message.meta:
                 log.warning("socket %s sent %r with %d arguments (one is expected)",
@@ -553,7 +712,9 @@ class Engine:
         error = next(iter(_ENVELOPE_VALIDATORS[kind].iter_errors(payload)), None)
         if error is not None:
             where = "/".join(str(p) for p in error.path) or "(root)"
-            raise RuleError("malformed", detail=f"{where}: {error.message}"[:200])
+            # jsonschema's message quotes the value; never a secret (a Wi-Fi password) back
+            what = error.validator if "password" in error.path else error.message
+            raise RuleError("malformed", detail=f"{where}: {what}"[:200])
         return payload
 
     def _reply(self, conn: Connection, msg_id: Any, error: RuleError | None) -> None:
@@ -633,6 +794,9 @@ class Engine:
 
     def _on_disconnect(self, message: Message) -> None:
         conn = self.connections.pop(message.sid, None)
+        with self._sync_lock:
+            self._clocks.pop(message.sid, None)
+            self._issued.pop(message.sid, None)
         self._sent.pop(message.sid, None)
         self._held.pop(message.sid, None)
         self._claim_answer.pop(message.sid, None)
@@ -759,11 +923,16 @@ class Engine:
             raise RuleError("game_over")
         if party.paused:
             raise RuleError("paused")
-        received = self.received_game_time(message.stamp)
-        late = received - payload.get("at", float("inf"))
+        # a racing move is judged at its tap's moment on the server clock (its arrival without
+        # clock sync; see _process), any other at its arrival
+        tap, uncertainty = message.meta.get("tap") or (message.stamp, 0.0)
+        late = (message.stamp - self._paused_total) - payload.get("at", float("inf"))
         if late > LATE_AFTER:
             raise RuleError("too_late", seconds=round(late, 1))
-        action = {k: v for k, v in payload.items() if k not in ("id", "game", "at")}
+        if "tap" not in message.meta and self._racing(message):
+            self._tap(message)  # not held: its stamp was refused; say why
+        received = clocksync.Moment(self.received_game_time(tap), uncertainty)
+        action = {k: v for k, v in payload.items() if k not in ("id", "game", "at", "tc")}
         self._check_fresh(conn, payload.get("id"))  # the game's pipeline checks the action itself
         game = party.game
         self._guarded(lambda: game.apply(conn.seat, action, received))
@@ -809,7 +978,7 @@ class Engine:
         elif op == "resume":
             party.paused = False
         elif op == "end":
-            party.end("host" if party.running else "finished")
+            party.end("host" if party.running else "finished", self.game_now())
         elif op == "kick":
             seat_id = payload.get("seat", "")
             sids = [c for c in self.connections.values() if c.seat == seat_id]
@@ -848,6 +1017,19 @@ class Engine:
             if index >= len(self.addresses):
                 raise RuleError("no_such_address")
             party.address_index = index
+        elif op == "wifi":  # the TV's Wi-Fi card: set (or clear, with an empty SSID)
+            if self.wifi is None:
+                raise RuleError("no_wifi")
+            if not conn.host_screen:
+                # a host TV page only: host powers pass on to any connected guest by themselves
+                # (Party.hand_on_host), who could point the QR code the room scans at their own
+                # hotspot; a host phone never sees the card either (the views)
+                raise RuleError("wifi_host_screen")
+            try:
+                self.wifi.set(payload.get("ssid", ""), payload.get("password", ""))
+            except ValueError as error:
+                raise RuleError(str(error)) from None
+            self._dirty = True
 
     # ----- views --------------------------------------------------------------------------------
     def join_url(self) -> str:
@@ -876,6 +1058,7 @@ class Engine:
             "players": list(party.players),
             "over": bool(party.game is not None and party.game.over),
             "coach": party.coach_on(),
+            "table_lang": party.lobby_table_lang(),
             "ended": party.ended,
             "record": party.record,
             "scoreboard": board,
@@ -944,10 +1127,15 @@ class Engine:
                         for c in self.addresses
                     ],
                     "index": party.address_index,
+                    "doctor": self.doctor[min(party.address_index, len(self.doctor) - 1)]
+                    if self.doctor else None,
                 }
                 shared["alerts"] = self.alerts()
                 shared["claims"] = self.claims()
             view["join"] = shared["join"]
+            if conn.host_screen and self.wifi is not None:
+                # the host TV only: the SSID and a version, never the password (/wifi.svg)
+                view["wifi"] = self.wifi.public()
             view["alerts"] = shared["alerts"]
             view["claims"] = shared["claims"]
         return view

@@ -8,14 +8,23 @@ collide with another game's. A key outside its namespace, or defined twice, rais
 
 The same catalogue serves the pages (embedded as JSON) and the server's refusals
 (``err.<code>``), so a phone reads every word in the language it chose.
+
+A number that decides a word's form is written as a small subset of ICU MessageFormat's
+plural: ``{count, plural, one {# card} other {# cards}}`` (``=N`` for an exact number, then the
+CLDR category of the language, then ``other``; ``#`` is the number). The category comes from
+Babel's CLDR data here and from the browser's ``Intl.PluralRules`` in the page's ``t()``
+(static/js/app.js), so both sides agree; Japanese has only ``other``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 from string import Formatter
+
+from babel import Locale
 
 LANGS: tuple[str, ...] = ("ja", "en")
 """Supported UI languages, the first is the default."""
@@ -66,16 +75,115 @@ def has_honorific(name: object) -> bool:
     return str(name).strip().endswith(HONORIFICS)
 
 
-def message(lang: str, key: str, **params: object) -> str:
+_PLURAL_START = re.compile(r"\{(\w+), *plural, *")
+_BRANCH = re.compile(r"\s*(=\d+|zero|one|two|few|many|other)\s*\{")
+
+
+def plural_branches(block: str) -> dict[str, str]:
+    """The branches of one plural block's body (``one {# card} other {# cards}``) as
+    ``{"one": "# card", "other": "# cards"}``.
+
+    Raises:
+        ValueError: the body is not selectors each followed by a braced text, or has no
+            ``other``."""
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(block):
+        if not block[i:].strip():
+            break
+        m = _BRANCH.match(block, i)
+        if not m:
+            raise ValueError(f"bad plural block {block!r}")
+        depth, j = 1, m.end()
+        while depth:
+            if j >= len(block):
+                raise ValueError(f"unbalanced plural block {block!r}")
+            depth += {"{": 1, "}": -1}.get(block[j], 0)
+            j += 1
+        out[m.group(1)] = block[m.end(): j - 1]
+        i = j
+    if "other" not in out:
+        raise ValueError(f"plural block without 'other': {block!r}")
+    return out
+
+
+@lru_cache(maxsize=None)
+def _plural_rule(lang: str):
+    return Locale.parse(lang).plural_form
+
+
+def plurals(lang: str, template: str, params: dict) -> str:
+    """``template`` with every ``{name, plural, …}`` block replaced by the branch for
+    ``params[name]`` in ``lang`` (``=N``, then the CLDR category, then ``other``), its ``#``
+    the number. A block whose number is missing keeps its ``other`` branch with ``{name}``
+    for ``#``.
+
+    Raises:
+        ValueError: a malformed block (see :func:`plural_branches`)."""
+    out, i = [], 0
+    while True:
+        m = _PLURAL_START.search(template, i)
+        if not m:
+            out.append(template[i:])
+            return "".join(out)
+        depth, j = 1, m.end()
+        while depth:
+            if j >= len(template):
+                raise ValueError(f"unbalanced plural in {template!r}")
+            depth += {"{": 1, "}": -1}.get(template[j], 0)
+            j += 1
+        branches = plural_branches(template[m.end(): j - 1])
+        name, value = m.group(1), params.get(m.group(1))
+        if isinstance(value, str) and re.fullmatch(r"\d+(\.\d+)?", value):
+            value = float(value) if "." in value else int(value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            text = branches.get(f"={value:g}") or branches.get(_plural_rule(lang)(value)) or branches["other"]
+            number = format(value, "g")
+        else:
+            text, number = branches["other"], "{" + name + "}"
+        out += [template[i: m.start()], text.replace("#", number)]
+        i = j
+
+
+def placeholders(template: str) -> set[str]:
+    """The parameter names ``template`` reads: every ``{name}`` and every plural block's number
+    (``{count, plural, …}``), placeholders inside its branches included."""
+    names = set(_PLURAL_START.findall(template))
+    flat = plurals("en", template, {})  # each block → its "other" branch, "#" → {name}
+    for name in names:  # and every other branch's placeholders
+        for m in re.finditer(r"\{" + name + r", *plural, *", template):
+            depth, j = 1, m.end()
+            while depth and j < len(template):
+                depth += {"{": 1, "}": -1}.get(template[j], 0)
+                j += 1
+            flat += "".join(plural_branches(template[m.end(): j - 1]).values())
+    return names | set(re.findall(r"\{(\w+)\}", flat))
+
+
+def selector_only(template: str) -> set[str]:
+    """The names ``template`` reads only to choose a plural form (a block with no ``#`` and no
+    ``{name}`` elsewhere): the Japanese text of the same key, which has one form, may leave
+    them out."""
+    shown = set(re.findall(r"\{(\w+)\}", plurals("en", template, {})))
+    out = set()
+    for name in set(_PLURAL_START.findall(template)):
+        if name not in shown:
+            out.add(name)
+    return out
+
+
+def message(lang: str, key: str, /, **params: object) -> str:
     """Format ``key`` of ``lang``'s catalogue with ``params``.
 
     A missing key falls back to English, then to the key itself, so a refusal always reaches
     the phone with some text; a missing parameter is left as ``{name}`` rather than raising.
     A placeholder the template follows with さん (``{name}さん``) takes none after a value that
-    already ends in an honorific (:func:`has_honorific`).
+    already ends in an honorific (:func:`has_honorific`). A plural block takes its form from its
+    number (:func:`plurals`).
     """
     lang = normalize_lang(lang)
     template = catalogue(lang).get(key) or catalogue("en").get(key) or key
+    template = plurals(lang if key in catalogue(lang) else "en", template, params)
     out: list[str] = []
     depth = 0  # how many 「 are open at this point of the template
     honored = False  # the value just filled ends in an honorific: the literal's leading さん goes

@@ -42,10 +42,17 @@ response). A body that never arrives is answered 408 after this long and the con
 Long enough for a phone's Wi-Fi retransmissions (a lost packet is retried within about a
 second, several times), short enough that a stalled request frees its slot soon."""
 
+HEAD_TIMEOUT = 5.0
+"""Seconds a request's head (request line and headers, up to the blank line) may take in total,
+from its first byte. A browser sends a head in one or two packets, well under a second even
+over a poor Wi-Fi with retransmissions; a client that trickles one byte at a time (each byte
+restarting :data:`IO_TIMEOUT`) no longer keeps its slot for as long as it likes: at the
+deadline the connection is closed."""
+
 WEBSOCKET_TIMEOUT = 35.0
 """Seconds a WebSocket may receive nothing before the server gives up on it. Engine.IO pings
-every ``PING_INTERVAL`` (10 s) and waits ``PING_TIMEOUT`` (20 s) for the answer, so a live phone
-sends something at least every 10 s and Engine.IO itself drops a silent one after 30 s; 35 s
+every ``PING_INTERVAL`` (2 s) and waits ``PING_TIMEOUT`` (4 s) for the answer, so a live phone
+sends something at least every 2 s and Engine.IO itself drops a silent one after 6 s; 35 s
 is above both, so this timeout never cuts a phone that Engine.IO would keep. (In eventlet mode
 Engine.IO sets its own 30 s on the socket; this value matters in threading mode.)"""
 

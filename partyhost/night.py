@@ -20,6 +20,13 @@ ORDER = ("champion", "co_champion", "race", "gap", "longest", "big_word", "miss"
 """The title kinds in the order they are handed out (the first ones are the rarest)."""
 
 
+def finished(record: list[dict]) -> list[dict]:
+    """The entries of games played to their end: a game ended early (``"ended"``, see
+    :meth:`partyhost.party.Party.settle`) is in the record but earns no title and counts for
+    no game played."""
+    return [e for e in record if not e.get("ended")]
+
+
 def _title(seat: str, kind: str, **params: object) -> dict:
     return {"seat": seat, "key": f"night.title.{kind}", "why": f"night.why.{kind}", "kind": kind, "params": params}
 
@@ -111,9 +118,10 @@ def candidates(record: list[dict], scoreboard: list[dict]) -> dict[str, list[dic
     out["winner_of"] += [_title(s, "winner_of", game={"key": f"{g}.name"}) for s, g in won.items()]
     out["runner_up"] += [_title(s, "runner_up", count=n)
                          for s, n in sorted(seconds.items(), key=lambda kv: -kv[1])]
-    if len(record) >= 2:
+    played = len(finished(record))
+    if played >= 2:
         out["regular"] += [_title(r["seat"], "regular", games=r["games"])
-                           for r in scoreboard if r["games"] == len(record)]
+                           for r in scoreboard if r["games"] == played]
     return out
 
 
@@ -157,7 +165,7 @@ def summary(record: list[dict], scoreboard: list[dict], seats: Iterable[str] = (
         else:
             break
     podium = [seats_ for _, seats_ in places]
-    return {"games": len(record), "titles": titles(record, scoreboard, seats), "podium": podium}
+    return {"games": len(finished(record)), "titles": titles(record, scoreboard, seats), "podium": podium}
 
 
 def suggest(games: dict[str, tuple[int, int]], present: int, record: list[dict]) -> dict | None:

@@ -15,10 +15,14 @@ from typing import Callable
 
 from . import wire
 from .games import registry
-from .games.base import Game, RuleError, msg, plain
+from .games.base import Game, RuleError, msg, plain, table_lang
 
 NAME_MAX = 16
 """Longest name, in characters after NFKC and trim."""
+
+EARLY_ENDS = ("host", "too_few")
+"""Why a game can end before it is over (:meth:`Party.end`): the host ended it (ゲームを終える),
+or a kick left too few players. Such a game stays in the night's record as ended early."""
 
 RECORD_MAX = 40
 """Games kept in the night's record (the oldest go first); a night rarely plays half as many."""
@@ -48,6 +52,8 @@ def _readable_entry(entry: object) -> bool:
     result = entry.get("result")
     if result is not None and not (isinstance(result, dict) and isinstance(result.get("places", []), list)
                                    and all(isinstance(pl, list) for pl in result.get("places", []))):
+        return False
+    if "ended" in entry and entry["ended"] not in EARLY_ENDS:
         return False
     return isinstance(entry.get("highlights", []), list)
 
@@ -260,23 +266,33 @@ class Party:
         self.game_key = game_key
 
     def coach_on(self, game_key: str | None = None) -> bool:
-        """Whether the first-round coach (はじめてモード) will run for ``game_key`` (default: the
-        chosen game): the host's lobby switch when set, else on for a kind of game this party
-        has not played yet."""
+        """Whether the coach (はじめてモード) is on for ``game_key`` (default: the chosen game):
+        during that game, whether it is running; otherwise the switch as the host (or the last
+        start) left it, and for a kind of game this party has not played tonight, on.
+
+        The switch never flips by itself (issue 27): a game that ran with the coach on leaves
+        it on for the next one of its kind until the host turns it off."""
         key = game_key or self.game_key
+        if self.running and self.game.KEY == key:
+            return bool(self.game.coach)
         return self.coach_choice.get(key, key not in self.played)
 
     def set_coach(self, on: bool) -> None:
         """The host's coach switch: in the lobby it decides the chosen game's next start; during
-        a game, off skips the coach at once (on turns it back on)."""
+        a game, off skips the coach at once (on turns it back on), and the choice stays for the
+        next game of that kind."""
         if self.running:
             self.game.set_coach(on)
+            self.coach_choice[self.game.KEY] = bool(on)
         else:
             self.coach_choice[self.game_key] = bool(on)
 
     def howto(self) -> dict:
         """The how-to's rules in use (今回のルール) for every screen: ``{"game": key, "lines":
-        [msg…]}``, the player count first, then the game's own facts (:meth:`Game.howto_facts`).
+        [msg…], "counts": [{"min", "max", "lines"}…], "count": int, "seats": [seat…]}``: the player count first,
+        then the game's own facts (:meth:`Game.howto_facts`); every player count's own rules
+        (:meth:`Game.howto_counts`, so a table knows them before anyone joins) and the count
+        that would play (or plays) now.
 
         In the lobby: the chosen game, its options (defaults filled in) and the seats that would
         play (as :meth:`would_play` seats them, or the first seats while phones are away; the
@@ -303,11 +319,42 @@ class Party:
             playing = seats[: cls.MAX_PLAYERS]
         try:
             facts = (game.howto_facts_now(options) if game is not None
-                     else cls.howto_facts(options, playing))
+                     else cls.howto_facts(self.deck_options(cls, options, playing), playing))
             lines += [m for m in facts if isinstance(m, dict) and "key" in m]
         except Exception:  # a game's hook must not cost every screen its view
             log.exception("howto facts of %s failed", cls.KEY)
-        return {"game": cls.KEY, "lines": lines}
+        try:
+            counts = cls.howto_counts(options)
+        except Exception:
+            log.exception("howto counts of %s failed", cls.KEY)
+            counts = []
+        count = len(game.players) if game is not None else len(playing)
+        # the seats that would play (in the lobby) or play: a lobby that seats them (Decrypto's
+        # teams) lists these, not every seat (nine seated listed five on white for 4 against 4)
+        seated = list(game.players) if game is not None and hasattr(game, "players") else list(playing)
+        return {"game": cls.KEY, "lines": lines, "counts": counts, "count": count, "seats": seated}
+
+    def table_lang(self, seats: list[str]) -> str:
+        """The deck language ``"auto"`` stands for with ``seats`` at the table: the UI language
+        most of their phones use, a tie Japanese (:func:`partyhost.games.base.table_lang`)."""
+        return table_lang([self.seats[s].lang for s in seats if s in self.seats])
+
+    def lobby_table_lang(self) -> str | None:
+        """:meth:`table_lang` of the seats the chosen game would seat now (the lobby shows what
+        a deck language ``"auto"`` will be), or None when the chosen game has no deck language
+        (so a phone's language switch changes nothing the other screens show)."""
+        cls = registry.get(self.game_key)
+        if cls is None or not cls.DECK_LANG:
+            return None
+        return self.table_lang(self.would_play(cls))
+
+    def deck_options(self, cls, options: dict, seats: list[str]) -> dict:
+        """``options`` (checked, defaults filled) with the game's deck language (``cls.DECK_LANG``)
+        ``"auto"`` replaced by :meth:`table_lang` of ``seats``; a copy, the lobby keeps ``"auto"``."""
+        name = cls.DECK_LANG
+        if name and options.get(name) == "auto":
+            return {**options, name: self.table_lang(seats)}
+        return options
 
     @property
     def running(self) -> bool:
@@ -346,7 +393,7 @@ class Party:
         for sid in players:
             if self.seats[sid].connections == 0:
                 raise RuleError("player_away", name=self.seats[sid].name)
-        options = registry.check_options(cls, self.options.get(self.game_key, {}))
+        options = self.deck_options(cls, registry.check_options(cls, self.options.get(self.game_key, {})), players)
         game = cls()
         try:
             game.setup(players, options, rng, now)
@@ -356,7 +403,8 @@ class Party:
         game.coach = self.coach_on(cls.KEY)
         if cls.KEY not in self.played:
             self.played.append(cls.KEY)
-        self.coach_choice.pop(cls.KEY, None)  # the switch was for this start; next time: played
+        # the switch stays as it was at this start (the host changes it, nothing else does)
+        self.coach_choice[cls.KEY] = game.coach
         self.game = game
         self.players = players
         self.last_players = list(players)
@@ -369,14 +417,18 @@ class Party:
         for seat in self.seats.values():
             seat.spectator = seat.id not in players
 
-    def end(self, reason: str = "finished") -> None:
+    def end(self, reason: str = "finished", now: float | None = None) -> None:
         """Stop the game (finished or not) and go back to the lobby.
 
         ``reason`` (``"finished"``, ``"host"``: ended mid-game, ``"too_few"``: a kick left too
         few players) is kept in ``ended`` for the lobby to say why. A finished game not yet in
-        the record is written there first (without its duration: no clock here).
+        the record is written there first; a game ended early (``"host"``, ``"too_few"``) is
+        written as ended early (:meth:`settle`), with no result and so no points (issue 27: it
+        vanished from tonight's record). ``now``: game-clock seconds for the duration, or None.
         """
-        self.settle(None)
+        if reason in EARLY_ENDS and self.running:
+            self.settle(now, early=reason)
+        self.settle(now)
         self.ended = {"serial": self.game_serial, "reason": reason} if self.game else None
         self.game = None
         self.players = []
@@ -386,27 +438,33 @@ class Party:
             seat.spectator = False
 
     # ----- the night's record ----------------------------------------------------------------
-    def settle(self, now: float | None) -> bool:
+    def settle(self, now: float | None, early: str | None = None) -> bool:
         """Write the current game into :attr:`record` once it is over (once per game).
 
         The entry: ``{"serial", "game", "players": [{"seat", "name"}] (names at the time),
         "result": Game.outcome(), "highlights": Game.highlights(), "duration": seconds on the
         game clock (pauses excluded) or None}``. A game whose hooks fail is recorded without
         result or highlights rather than breaking the party. Returns True when it wrote one.
+
+        ``early`` (one of :data:`EARLY_ENDS`): the game is being ended before it was over; it is
+        written as it stands with ``"ended": early``, no result and no highlights, so it gives
+        nobody a point (:meth:`scoreboard`) and no title (:mod:`partyhost.night`).
         """
         game = self.game
-        if game is None or not game.over or self.recorded == self.game_serial:
+        if game is None or self.recorded == self.game_serial or not (game.over or early):
             return False
-        try:
-            result = game.outcome()
-        except Exception:  # a game's hook must not cost the night its record
-            log.exception("outcome of %s failed", game.KEY)
-            result = None
-        try:
-            highlights = [h for h in game.highlights() if isinstance(h, dict) and "key" in h][:2]
-        except Exception:
-            log.exception("highlights of %s failed", game.KEY)
-            highlights = []
+        result, highlights = None, []
+        if not early:
+            try:
+                result = game.outcome()
+            except Exception:  # a game's hook must not cost the night its record
+                log.exception("outcome of %s failed", game.KEY)
+                result = None
+            try:
+                highlights = [h for h in game.highlights() if isinstance(h, dict) and "key" in h][:2]
+            except Exception:
+                log.exception("highlights of %s failed", game.KEY)
+                highlights = []
         duration = None
         if now is not None and self.started_at is not None and now >= self.started_at:
             duration = round(now - self.started_at, 1)
@@ -419,6 +477,7 @@ class Party:
             "result": result,
             "highlights": highlights,
             "duration": duration,
+            **({"ended": early} if early else {}),
         }))
         del self.record[:-RECORD_MAX]
         self.recorded = self.game_serial
@@ -463,8 +522,8 @@ class Party:
         """The party score across the record, best first: ``[{"seat", "name", "points",
         "games"}]``. The stated scoring: a competitive game gives 1 point to each seat in its
         first place (tied winners each get 1; a draw, one shared place, gives everyone 1); a
-        cooperative game gives every player 1 point when the table won, none when it lost.
-        Equal points: fewer games played first, then the order seats first appear in the
+        cooperative game gives every player 1 point when the table won, none when it lost; a
+        game ended early gives no points and does not count as a game here. Equal points: fewer games played first, then the order seats first appear in the
         record. A seat still at the party shows its current name. The rows are shared by the
         calls until the record or a name changes: read them, never change them."""
         entries = tuple(self.record)  # entries are never changed once written (settle)
@@ -474,6 +533,8 @@ class Party:
             return kept[2]
         rows: dict[str, dict] = {}
         for entry in self.record:
+            if entry.get("ended"):  # ended early: no points, and not a game played for the score
+                continue
             result = entry.get("result") or {}
             places = result.get("places") or []
             if result.get("coop"):
@@ -507,7 +568,7 @@ class Party:
                 self.game.leave(seat_id, now)
                 self.players.remove(seat_id)
             except RuleError:
-                self.end("too_few")
+                self.end("too_few", now)
         elif seat_id in self.players:
             self.players.remove(seat_id)
         self.remove(seat_id)

@@ -28,7 +28,7 @@ from typing import Any
 from flask import Flask, Response, abort, render_template, request, send_from_directory
 from flask_socketio import Namespace, SocketIO
 
-from . import i18n, qr, wire
+from . import i18n, qr, wifi, wire
 from .games import registry
 from .engine import Engine, reply_id
 from .hostguard import HostGuard, is_loopback
@@ -43,7 +43,22 @@ DEFAULT_PORT = 8765
 """Default HTTP port: free on common laptops (5000 is macOS AirPlay's; 8000/8080 are often
 taken by development servers)."""
 
+PING_INTERVAL = 2.0
+PING_TIMEOUT = 4.0
+"""Engine.IO's heartbeat, in seconds: the server pings every ``PING_INTERVAL`` and drops a
+socket whose answer has not come ``PING_TIMEOUT`` later; a client that hears no ping for both
+together (6 s) gives its connection up and opens a new one. Measured in the network lab
+(tests/test_netlab_play.py, issue 26): with 10 s / 20 s a 10 s Wi-Fi outage went unnoticed by
+both ends, and the stalled TCP connection came back only at its next retransmission, 5 s after
+the link returned (TCP doubles its wait each try); at 2 s / 4 s both ends notice within 6 s, the
+phone's fresh connection is up 0.8-1.6 s after the link returns. 4 s still rides out several
+retransmissions of a lost ping at 5 % loss. Cost: one small frame each way per phone every 2 s."""
+
 MESSAGE_KINDS = ("join", "lang", "act", "host")
+
+SYNC_EVENT = "sync"
+"""The clock-sync ping (issue 26): answered at once with ``synced`` by :meth:`Engine.clock_ping`,
+outside the engine queue (it reads no game state; a busy loop must not lengthen the round trip)."""
 
 RESERVED_EVENTS = ("connect", "disconnect", "*")
 """Event names a client may not emit: Socket.IO's own, and the catch-all's. A client that emits
@@ -70,7 +85,7 @@ class UnknownEvents(Namespace):
 
     def trigger_event(self, event: Any, sid: Any = None, *args: Any) -> None:  # noqa: D102
         name = str(event)[:40]
-        if name in RESERVED_EVENTS or name in MESSAGE_KINDS:
+        if name in RESERVED_EVENTS or name in MESSAGE_KINDS or name == SYNC_EVENT:
             name = f"emitted {name}"
         self.engine.submit(str(sid), name, args[0] if args else None)
 
@@ -125,8 +140,8 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         app,
         async_mode=cfg.get("ASYNC_MODE", "threading"),
         async_handlers=False,
-        ping_interval=cfg.get("PING_INTERVAL", 10),
-        ping_timeout=cfg.get("PING_TIMEOUT", 20),
+        ping_interval=cfg.get("PING_INTERVAL", PING_INTERVAL),
+        ping_timeout=cfg.get("PING_TIMEOUT", PING_TIMEOUT),
         max_http_buffer_size=MAX_HTTP_BODY_BYTES,
         json=wire.StrictJSON,  # no NaN/Infinity ever written to a browser
         serializer=wire.ViewPacket,  # a view's text, written once by the engine, goes out as is
@@ -191,6 +206,9 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         snapshot=cfg.get("SNAPSHOT"),
     )
     app.extensions["partyhost_engine"] = engine
+    wifi_card = cfg.get("WIFI") or wifi.WifiCard()
+    engine.wifi = wifi_card
+    app.extensions["partyhost_wifi"] = wifi_card
     app.extensions["partyhost_limiter"] = limiter
 
     socketio_wsgi = app.wsgi_app  # the Host check, around Engine.IO, around Flask
@@ -309,6 +327,20 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
         return Response(qr.svg(data), mimetype="image/svg+xml",
                         headers={"Cache-Control": "max-age=3600"})
 
+    @app.get("/wifi.svg")
+    def wifi_svg() -> Response:
+        # The Wi-Fi card's QR code, which holds the password: only for a host TV page (this
+        # laptop's own, or one with the host key), never cached, 404 while no network is set.
+        key = request.args.get("key")
+        if not (is_loopback(request.remote_addr)
+                or (isinstance(key, str) and secrets.compare_digest(key, app.config["HOST_KEY"]))):
+            abort(403)
+        text = wifi_card.payload()
+        if text is None:
+            abort(404)
+        return Response(qr.svg(text), mimetype="image/svg+xml",
+                        headers={"Cache-Control": "no-store"})
+
     @app.get("/favicon.ico")
     def favicon() -> Response:
         return send_from_directory(os.path.join(app.root_path, "static"), "favicon.svg",
@@ -363,6 +395,11 @@ def create_app(config: dict | None = None) -> tuple[Flask, SocketIO, Engine]:
 
     for kind in MESSAGE_KINDS:
         socketio.on_event(kind, make_handler(kind))
+
+    @socketio.on(SYNC_EVENT)
+    def on_sync(*args: Any) -> None:
+        answer = engine.clock_ping(request.sid, args[0] if len(args) == 1 else None)
+        socketio.emit("synced", answer, to=request.sid)
 
     socketio.on_namespace(UnknownEvents("/", engine))
 

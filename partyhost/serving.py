@@ -14,6 +14,9 @@ Connection limits (numbers in :mod:`partyhost.limits`), the same in both modes:
 * a connection that sends no request line for :data:`~partyhost.limits.IDLE_TIMEOUT` seconds
   (new or between keep-alive requests) is closed; any read or write inside a request that makes
   no progress for :data:`~partyhost.limits.IO_TIMEOUT` seconds ends it;
+* a request's head (request line and headers) must be complete within
+  :data:`~partyhost.limits.HEAD_TIMEOUT` seconds of its first byte, however steadily it
+  trickles in (:class:`HeadClock`), or the connection is closed;
 * a small kernel send buffer (:data:`~partyhost.limits.SEND_BUFFER_BYTES`), so a client that
   never reads cannot park megabytes in the kernel;
 * :class:`RequestGuard` answers a request whose body is too big, malformed or never arrives
@@ -35,11 +38,12 @@ import io
 import logging
 import socket
 import sys
+import time
 from typing import Any, Callable, Iterable
 
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
-from .limits import (IDLE_TIMEOUT, IO_TIMEOUT, MAX_HTTP_BODY_BYTES, SEND_BUFFER_BYTES,
+from .limits import (HEAD_TIMEOUT, IDLE_TIMEOUT, IO_TIMEOUT, MAX_HTTP_BODY_BYTES, SEND_BUFFER_BYTES,
                      WEBSOCKET_TIMEOUT, AddressCap)
 
 log = logging.getLogger("partyhost.serving")
@@ -84,6 +88,85 @@ def tune(conn: Any) -> Any:
     except (OSError, AttributeError):
         pass
     return conn
+
+
+class HeadClock(io.RawIOBase):
+    """The raw reader under a connection's ``rfile`` that holds a request's head to a total
+    deadline (both async modes).
+
+    Between :meth:`start_head` (the server is about to read a request line) and :meth:`end_head`
+    (the headers are parsed) the first byte that arrives starts the clock; each later read waits
+    at most what is left of ``head_timeout`` (and never more than ``io_timeout``), and a read
+    after the deadline raises :class:`TimeoutError`, which both servers answer by closing the
+    connection. Before the first byte the server's own idle timeout applies; outside the head
+    the socket's timeout is left as the server set it (I/O, WebSocket).
+
+    Args:
+        sock: the accepted socket (a green socket in eventlet mode); its timeout is set here.
+        inner: the raw reader the server made for it (``sock.makefile``'s, which keeps the socket
+            open while the server still reads); the bytes come from it, and closing this closes it.
+        head_timeout: seconds for the whole head, from its first byte.
+        io_timeout: the socket's timeout once the head is in.
+        clock: a monotonic clock in seconds (``time.monotonic``).
+    """
+
+    def __init__(self, sock: Any, inner: Any, head_timeout: float = HEAD_TIMEOUT,
+                 io_timeout: float = IO_TIMEOUT, clock: Callable[[], float] | None = None) -> None:
+        super().__init__()
+        self.sock = sock
+        self.inner = inner
+        self.head_timeout = float(head_timeout)
+        self.io_timeout = float(io_timeout)
+        self.clock = clock or time.monotonic
+        self.in_head = False
+        self.deadline: float | None = None
+
+    def readable(self) -> bool:  # noqa: D102 - io hook
+        return True
+
+    def close(self) -> None:  # noqa: D102 - io hook
+        try:
+            self.inner.close()
+        finally:
+            super().close()
+
+    def start_head(self) -> None:
+        """A new request's head is about to be read; its clock starts at its first byte."""
+        self.in_head = True
+        self.deadline = None
+
+    def end_head(self) -> None:
+        """The head is in: reads get the plain I/O timeout again."""
+        if self.in_head and self.deadline is not None:
+            try:
+                self.sock.settimeout(self.io_timeout)
+            except OSError:
+                pass
+        self.in_head = False
+        self.deadline = None
+
+    def readinto(self, buffer: Any) -> int:  # noqa: D102 - io hook
+        if self.in_head and self.deadline is not None:
+            left = self.deadline - self.clock()
+            if left <= 0:
+                raise TimeoutError("the request head did not arrive in time")
+            self.sock.settimeout(min(left, self.io_timeout))
+        count = self.inner.readinto(buffer)
+        if self.in_head and self.deadline is None and count:
+            self.deadline = self.clock() + self.head_timeout
+        return count
+
+
+def _clock_rfile(handler: Any) -> HeadClock:
+    """Put a :class:`HeadClock` under ``handler.rfile`` (after the server's own ``setup``)."""
+    made = handler.rfile
+    try:
+        raw = made.detach()  # the buffer goes (ours replaces it) without closing the raw reader
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        raw = made
+    clock = HeadClock(handler.connection, raw)
+    handler.rfile = io.BufferedReader(clock, io.DEFAULT_BUFFER_SIZE)
+    return clock
 
 
 def _is_websocket(environ: dict) -> bool:
@@ -191,9 +274,20 @@ class GuardedRequestHandler(WSGIRequestHandler):
 
     timeout = IDLE_TIMEOUT
 
+    def setup(self) -> None:  # noqa: D102 - socketserver hook
+        super().setup()
+        self.head_clock = _clock_rfile(self)
+
+    def handle_one_request(self) -> None:  # noqa: D102 - http.server hook
+        self.head_clock.start_head()
+        super().handle_one_request()
+
     def parse_request(self) -> bool:  # noqa: D102 - http.server hook, after the request line
         self.connection.settimeout(IO_TIMEOUT)
-        return super().parse_request()
+        try:
+            return super().parse_request()
+        finally:
+            self.head_clock.end_head()
 
     def make_environ(self) -> dict:  # noqa: D102 - werkzeug hook
         environ = super().make_environ()
@@ -216,16 +310,75 @@ class GuardedRequestHandler(WSGIRequestHandler):
         super().log_error(format, *args)
 
 
+SO_EXCLUSIVEADDRUSE = getattr(socket, "SO_EXCLUSIVEADDRUSE", ~4)
+"""Windows' option that keeps any other socket off our port (``~SO_REUSEADDR``, -5)."""
+
+
+def address_options(platform: str | None = None) -> list[tuple[int, int, int]]:
+    """The ``setsockopt`` calls for a listening socket, as ``(level, option, value)``.
+
+    Linux and macOS: ``SO_REUSEADDR`` (no ``SO_REUSEPORT``): a restart may rebind at once while
+    old connections linger, a second host on the same port may not. Windows: ``SO_REUSEADDR``
+    there lets a second program bind a port that is listened on (two hosts would split the
+    phones between them), so ``SO_EXCLUSIVEADDRUSE`` instead; a restart rebinds at once without it.
+
+    Args:
+        platform: a ``sys.platform`` value; None means this one.
+    """
+    platform = sys.platform if platform is None else platform
+    if platform.startswith("win"):
+        return [(socket.SOL_SOCKET, SO_EXCLUSIVEADDRUSE, 1)]
+    return [(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)]
+
+
+def _set_address_options(sock: Any) -> None:
+    for level, option, value in address_options():
+        sock.setsockopt(level, option, value)
+
+
+class _BindFailed(Exception):
+    """Carries a bind error past werkzeug, which prints an ``OSError`` from binding and calls
+    ``sys.exit(1)``: the host says what to do itself (:func:`partyhost.cli.listen_failure`)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 class NoDelayWSGIServer(ThreadedWSGIServer):
     """Werkzeug's threaded server (what Flask-SocketIO's threading mode runs) with
     TCP_NODELAY and a small send buffer on each accepted connection, the per-address cap
     (``cap``, an :class:`~partyhost.limits.AddressCap`; a fresh default one when None) and
-    :class:`GuardedRequestHandler`'s timeouts."""
+    :class:`GuardedRequestHandler`'s timeouts.
+
+    Raises:
+        OSError: the address cannot be bound or listened on (as in eventlet mode; werkzeug's
+            own handling would print the error and exit).
+    """
 
     def __init__(self, host: str, port: int, app: Any, cap: AddressCap | None = None) -> None:
-        super().__init__(host, port, app, handler=GuardedRequestHandler)
+        try:
+            super().__init__(host, port, app, handler=GuardedRequestHandler)
+        except _BindFailed as failed:
+            self.server_close()
+            raise failed.error from None
         self.cap = cap if cap is not None else AddressCap()
         self._counted: dict[Any, str] = {}
+
+    allow_reuse_address = False  # set by server_bind, per system (address_options)
+
+    def server_bind(self) -> None:  # noqa: D102 - socketserver hook
+        try:
+            _set_address_options(self.socket)
+            super().server_bind()
+        except OSError as error:
+            raise _BindFailed(error) from None
+
+    def server_activate(self) -> None:  # noqa: D102 - socketserver hook
+        try:
+            super().server_activate()
+        except OSError as error:
+            raise _BindFailed(error) from None
 
     def get_request(self):  # noqa: D102 - socketserver hook
         conn, addr = super().get_request()
@@ -301,9 +454,9 @@ def listen(host: str, port: int, async_mode: str, cap: AddressCap | None = None)
                 return tune(conn), addr
 
         listener = GuardedListener(family, socket.SOCK_STREAM)
-        # SO_REUSEADDR only (no SO_REUSEPORT): a restart may rebind at once, a second host
-        # on the same port may not.
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # SO_REUSEADDR only (no SO_REUSEPORT; SO_EXCLUSIVEADDRUSE on Windows): a restart may
+        # rebind at once, a second host on the same port may not.
+        _set_address_options(listener)
         listener.bind((host, port))
         listener.listen(128)
         return listener
@@ -314,7 +467,22 @@ def _eventlet_protocol() -> type:
     import eventlet.wsgi
 
     class GuardedProtocol(eventlet.wsgi.HttpProtocol):
-        """eventlet's HTTP protocol with the environ keys of :mod:`partyhost.serving`."""
+        """eventlet's HTTP protocol with the environ keys of :mod:`partyhost.serving` and the
+        request head's total deadline (:class:`HeadClock`)."""
+
+        def setup(self) -> None:  # noqa: D102 - eventlet hook
+            super().setup()
+            self.head_clock = _clock_rfile(self)
+
+        def handle_one_request(self) -> None:  # noqa: D102 - eventlet hook
+            self.head_clock.start_head()
+            super().handle_one_request()
+
+        def parse_request(self) -> bool:  # noqa: D102 - http.server hook, after the request line
+            try:
+                return super().parse_request()
+            finally:
+                self.head_clock.end_head()
 
         def get_environ(self):  # noqa: D102 - eventlet hook
             environ = super().get_environ()

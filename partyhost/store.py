@@ -6,10 +6,14 @@ the engine loop (see ``docs/performance.md``).
 
 Faults, and what the store does about them:
 
-* **One host per folder.** The store holds an exclusive ``flock`` on ``<folder>/party.lock`` for
-  its whole life; a second host on the same folder gets :class:`StoreBusy` at once. The kernel
-  drops the lock when the process dies, even by ``kill -9``, so no stale lock blocks a restart.
-  Where ``fcntl`` is missing (Windows) the store runs without the lock and logs that once.
+* **One host per folder.** The store holds an exclusive lock on ``<folder>/party.lock`` for its
+  whole life; a second host on the same folder gets :class:`StoreBusy` at once. The lock is
+  ``filelock``'s :func:`~filelock.lock_descriptor` on the store's own descriptor: ``flock`` on
+  Linux and macOS, ``LockFileEx`` on Windows. The system drops it when the process dies, even by
+  ``kill -9``, so no stale lock blocks a restart. Where the system has no ``flock`` (no
+  ``fcntl``), filelock's :class:`~filelock.SoftFileLock` on ``party.lock.soft`` takes its place:
+  a marker file naming its holder's process, which a later host takes over once that process
+  is gone. (A file system that refuses locks, some network mounts, runs unlocked and says so.)
 * **A damaged file** (not SQLite at all, truncated, failing SQLite's ``quick_check``) is renamed
   aside, byte for byte, to ``party.damaged-<YYYYmmdd-HHMMSS>.sqlite3`` (with its ``-wal``/``-shm``)
   and a new file starts; :attr:`Store.damaged` says so. A sound file whose *snapshot* cannot be
@@ -33,12 +37,15 @@ import secrets
 import sqlite3
 import time
 
-from .wire import EntriesText
+import warnings
 
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no flock; run without the folder lock
-    fcntl = None  # type: ignore[assignment]
+with warnings.catch_warnings():
+    # filelock warns "only soft file lock is available" on a system without fcntl: the store
+    # says what it does itself (Store._lock)
+    warnings.simplefilter("ignore")
+    import filelock
+
+from .wire import EntriesText
 
 log = logging.getLogger("partyhost.store")
 
@@ -47,6 +54,9 @@ DB_NAME = "party.sqlite3"
 
 LOCK_NAME = "party.lock"
 """The lock file's name inside the data folder (holds the owning process id, for messages)."""
+
+SOFT_LOCK_NAME = LOCK_NAME + ".soft"
+"""The marker file of the soft lock, used only where the system has no ``flock``."""
 
 _SIDE_FILES = ("", "-wal", "-shm")
 _DAMAGE_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB (primary result codes)
@@ -124,7 +134,7 @@ def failure_reason(error: BaseException) -> str:
     if isinstance(error, (ValueError, TypeError)) and not isinstance(error, sqlite3.Error):
         return "invalid"
     if isinstance(error, OSError):
-        if error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        if error.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG):
             return "disk_full"
         if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
             return "read_only"
@@ -194,6 +204,7 @@ class Store:
         self.damaged: dict | None = None
         self._db: sqlite3.Connection | None = None
         self._lock_fd: int | None = None
+        self._soft: filelock.SoftFileLock | None = None
         self._ident: tuple[int, int] | None = None
         self._last = ""
         self._record = EntriesText(_SNAPSHOT_JSON)
@@ -214,34 +225,54 @@ class Store:
 
     # ----- the folder lock ---------------------------------------------------------------------
     def _lock(self) -> None:
+        """Take the folder's lock (see the module docstring) and write our process id in
+        ``party.lock``. Raises :class:`StoreBusy` when a live process holds it."""
         path = os.path.join(self.folder, LOCK_NAME)
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        soft = None
         try:
             if hasattr(os, "fchmod"):
                 os.fchmod(fd, 0o600)
-            if fcntl is None:  # pragma: no cover - Windows
-                log.warning("このシステムではデータフォルダをロックできません"
-                            " / cannot lock the data folder on this system: two hosts could share it")
-            else:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except OSError as error:
-                    if error.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                        # a file system without flock (some network mounts): go on unlocked
-                        log.warning("データフォルダをロックできません / cannot lock the data folder: %s", error)
-                    else:
-                        raise StoreBusy(self.folder, _read_pid(fd)) from None
-                os.ftruncate(fd, 0)
-                os.write(fd, f"{os.getpid()}\n".encode())
+            try:
+                held = filelock.lock_descriptor(fd, blocking=False)
+            except OSError as error:
+                held = True
+                if error.errno == errno.ENOSYS:  # no flock here: the soft lock
+                    soft = filelock.SoftFileLock(os.path.join(self.folder, SOFT_LOCK_NAME),
+                                                 timeout=0, mode=0o600, thread_local=False)
+                    try:
+                        soft.acquire()
+                    except filelock.Timeout:
+                        held = False
+                else:
+                    # a file system without locks (some network mounts): go on unlocked
+                    log.warning("データフォルダをロックできません / cannot lock the data folder: %s", error)
+            if not held:
+                raise StoreBusy(self.folder, _read_pid(fd))
+            os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
+            # after a newline: Windows' lock covers byte 0 only, so another host can read the pid
+            os.write(fd, f"\n{os.getpid()}\n".encode())
         except BaseException:
             os.close(fd)
+            if soft is not None and soft.is_locked:
+                soft.release()
             raise
-        if self._lock_fd is not None:
-            try:
-                os.close(self._lock_fd)
-            except OSError:  # pragma: no cover
-                pass
+        self._release_lock()
         self._lock_fd = fd
+        self._soft = soft
+
+    def _release_lock(self) -> None:
+        fd, self._lock_fd = self._lock_fd, None
+        soft, self._soft = self._soft, None
+        try:
+            if fd is not None:
+                os.close(fd)
+        except OSError:  # pragma: no cover
+            pass
+        finally:
+            if soft is not None and soft.is_locked:
+                soft.release()
 
     def _holds_lock(self) -> bool:
         """True when our lock is on the folder's current lock file (not on one deleted with an
@@ -479,13 +510,11 @@ class Store:
         """Close the database and release the folder's lock (also done when the store is
         garbage-collected, and by the kernel when the process dies)."""
         db, self._db = self._db, None
-        fd, self._lock_fd = self._lock_fd, None
         try:
             if db is not None:
                 db.close()
         finally:
-            if fd is not None:
-                os.close(fd)
+            self._release_lock()
 
     def __enter__(self) -> "Store":
         return self
@@ -501,8 +530,17 @@ class Store:
 
 
 def _read_pid(fd: int) -> int | None:
+    """The process id in a lock file (``"\\n<pid>\\n"``; an older version wrote ``"<pid>\\n"``),
+    read from byte 1: on Windows the holder's lock keeps byte 0 from being read."""
     try:
-        os.lseek(fd, 0, os.SEEK_SET)
-        return int(os.read(fd, 32).decode().strip())
+        os.lseek(fd, 1, os.SEEK_SET)
+        text = os.read(fd, 32).decode().strip()
+        if text.isdigit() and os.lseek(fd, 0, os.SEEK_SET) == 0:
+            try:  # an older version's "<pid>\n": its first digit is at byte 0
+                first = os.read(fd, 1).decode()
+            except OSError:
+                first = "\n"
+            return int(first.strip() + text)
+        return None
     except (OSError, ValueError):
         return None

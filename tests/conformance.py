@@ -86,17 +86,19 @@ def check_teaching(game: Game, seat: str | None, view: dict, where: str) -> None
     assert isinstance(guide, dict) and "now" in guide, f"{where}: view({seat!r}) has no guide"
     check_text(guide["now"], f"{where}: guide of {seat!r}")
     coach = view.get("coach", "missing")
-    if not game.coach or game.over:
+    if not game.coach:
         assert coach is None, f"{where}: coach shown while off: {coach!r}"
         return
+    # on: there at every moment, the end included (issue 27)
     assert isinstance(coach, dict), f"{where}: coach on but view({seat!r}) has none"
     if seat is None:
         assert coach["tip"] is None, f"{where}: a tip in the table's view"
-        if coach["strip"] is not None:
-            check_text(coach["strip"]["now"], f"{where}: strip")
-            check_text(coach["strip"]["next"], f"{where}: strip next")
+        assert coach["strip"] is not None, f"{where}: coach on but the TV's strip is empty"
+        check_text(coach["strip"]["now"], f"{where}: strip")
+        check_text(coach["strip"]["next"], f"{where}: strip next")
     else:
         assert coach["strip"] is None, f"{where}: the TV's strip in {seat!r}'s view"
+        check_text(coach["line"], f"{where}: coach line of {seat!r}")
         if coach["tip"] is not None:
             assert isinstance(coach["tip"].get("id"), str), f"{where}: a tip without id"
             check_text(coach["tip"], f"{where}: tip of {seat!r}")

@@ -9,6 +9,8 @@ and non-interference in whole games; here are the sequences and the party's part
 
 from __future__ import annotations
 
+import re
+
 import json
 import random
 
@@ -57,10 +59,12 @@ def test_the_coach_runs_for_the_first_game_of_each_kind_and_the_switch_decides_t
     assert tv.state["game"]["coach"]["strip"]["step"] == "ready"
     assert a.state["game"]["coach"]["tip"]["id"] == "the_mind.tip.ready"
     assert tv.send("host", {"op": "end"})["ok"]
-    assert tv.state["party"]["coach"] is False  # The Mind was played: off by default now
+    assert tv.state["party"]["coach"] is True  # as the host left it (issue 27): still on
+    assert tv.send("host", {"op": "coach", "on": False})["ok"]
     assert tv.send("host", {"op": "restart"})["ok"]
     assert rig.game.coach is False and a.state["game"]["coach"] is None
     assert tv.send("host", {"op": "end"})["ok"]
+    assert tv.state["party"]["coach"] is False  # the host's off stays off
     # the host switches it back on for one more start
     assert tv.send("host", {"op": "coach", "on": True})["ok"]
     assert a.state["party"]["coach"] is True  # phones see the switch too
@@ -75,6 +79,37 @@ def test_the_coach_runs_for_the_first_game_of_each_kind_and_the_switch_decides_t
     assert tv.send("host", {"op": "start"})["ok"]
     assert rig.game.coach is False
     assert tv.state["game"]["coach"] is None and a.state["game"]["guide"]["now"]["key"].startswith("word_basket.")
+
+
+def test_the_switch_left_untouched_stays_on_through_the_game_its_end_and_the_next_start():
+    """Issue 27: はじめてモード showed off at the end of a game nobody switched: the start
+    marked the kind as played and the switch fell back to "played: off". It stays as the host
+    left it, on every screen, during the game, at its end, back in the lobby and for the next
+    start (もう一度 included); a skip mid-game is the host's choice and stays too."""
+    rig = Rig()
+    tv = rig.tv()
+    a, b = rig.phone("a"), rig.phone("b")
+    assert tv.send("host", {"op": "start"})["ok"]
+    for screen in (tv, a, b):
+        assert screen.state["party"]["coach"] is True  # during the game
+    rig.game.hands = {"s1": [50], "s2": [10]}
+    rig.game.lives = 1
+    for p in (a, b):
+        assert p.act({"type": "ready", "level": 1, "ready": True})["ok"]
+    assert a.act({"type": "play", "level": 1, "card": 50})["ok"]
+    assert rig.game.over
+    for screen in (tv, a, b):
+        assert screen.state["party"]["over"] is True and screen.state["party"]["coach"] is True  # the end
+    assert tv.send("host", {"op": "end"})["ok"]
+    assert tv.state["party"]["coach"] is True and a.state["party"]["coach"] is True  # the lobby
+    assert tv.send("host", {"op": "again"})["ok"]
+    assert rig.game.coach is True and tv.state["party"]["coach"] is True  # the next start
+    assert tv.send("host", {"op": "coach", "on": False})["ok"]  # the host's skip mid-game
+    assert tv.state["party"]["coach"] is False
+    assert tv.send("host", {"op": "end"})["ok"]
+    assert tv.state["party"]["coach"] is False
+    assert tv.send("host", {"op": "start"})["ok"]
+    assert rig.game.coach is False
 
 
 def test_only_the_host_switches_or_skips_and_skip_ends_the_coach_on_every_screen():
@@ -180,7 +215,8 @@ def test_the_mind_level_one_ready_play_shuriken_and_the_level_done():
     assert strip_step(g) == "level_done"  # one card each: the mistake emptied every hand
     for s in g.players:
         g.apply(s, {"type": "ready", "level": 2, "ready": True}, 4.0)
-    assert strip_step(g) is None and tip_of(g, "s1") == "play"  # tips go on while the coach is on
+    # level 2: the strip goes on (issue 27: it stopped after level 1), and so do the tips
+    assert strip_step(g) == "play" and tip_of(g, "s1") == "play"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -213,7 +249,10 @@ def test_the_mind_coach_does_not_ask_for_ready_while_the_table_waits_for_an_away
     g.presence("s2", False, 2.0)
     g.tick(2.0 + AWAY_GRACE)
     assert g.waiting == ["s2"] and g.phase == "ready"
-    assert strip_step(g) is None
+    assert strip_step(g) == "away"  # the table is told play is stopped, never to press Ready
+    for lang in ("ja", "en"):
+        assert "準備OK" not in text(g.view(None)["coach"]["strip"]["now"], lang)
+        assert "Ready" not in text(g.view(None)["coach"]["strip"]["now"], lang)
     g.presence("s2", True, 10.0)
     assert g.waiting == [] and strip_step(g) == "ready"
 
@@ -372,3 +411,56 @@ def test_the_public_methods_the_coach_uses_name_the_rules_seats():
     assert tiles.dealers == ["s1", "s2", "s1", "s2"] and tiles.next_dealer() == "s1"
     wb = started(WordBasket, 3)
     assert wb.challengeable() is None  # nothing played yet
+
+
+def test_decrypto_tv_strip_speaks_of_one_encrypting_team_with_three_players_and_to_nobody_in_particular():
+    """The TV strip of the 3-player game said "Each team's encryptor is writing three clues"
+    (only the pair encrypts) and "A wrong guess earns a miscommunication token" (the token is
+    the interceptor's); at the end of round 1 the TV, which every player reads, said "tries to
+    guess your code"."""
+    def lines(g):
+        strip = g.view(None)["coach"]["strip"]
+        return {lang: " ".join(text(strip[k], lang) for k in ("now", "next") if strip.get(k)) for lang in ("ja", "en")}
+
+    g = started(Decrypto, 3)
+    (team, enc), = g.encryptors.items()
+    mate = next(s for s in g.teams[team] if s != enc)
+    seen = [lines(g)]
+    g.apply(enc, {"type": "clues", "round": 1, "clues": ["zqa", "zqb", "zqc"], "final": True}, 1.0)
+    seen.append(lines(g))
+    wrong = [d for d in (1, 2, 3, 4) if d not in g.codes[team]][:1] + list(g.codes[team][1:])
+    g.apply(mate, {"type": "lock", "round": 1, "team": team, "code": wrong}, 2.0)
+    seen.append(reveal := lines(g))
+    for ln in seen:
+        assert "Each team" not in ln["en"] and "各チーム" not in ln["ja"], ln
+        assert not re.search(r"\byour\b", ln["en"]), ln
+    assert "interceptor" in reveal["en"] and "盗聴者" in reveal["ja"], reveal
+    g4 = started(Decrypto, 4)
+    for seat in list(g4.encryptors.values()):
+        team4 = g4.team_of(seat)
+        g4.apply(seat, {"type": "clues", "round": 1, "clues": ["zqa", "zqb", "zqc"], "final": True}, 1.0)
+    for t4 in g4.encrypting:
+        dec = next(s for s in g4.teams[t4] if s != g4.encryptors[t4])
+        g4.apply(dec, {"type": "lock", "round": 1, "team": t4, "code": g4.codes[t4]}, 2.0)
+        ln = lines(g4)
+        assert not re.search(r"\byour\b", ln["en"]), ln
+        g4.host_apply({"type": "next", "round": 1, "team": t4}, 3.0)
+
+
+def test_top_ten_nine_players_the_tv_strip_gives_the_captain_no_number():
+    """With nine players the captain holds no number (§setup); the TV strip said "Each phone
+    holds a secret number" and "Everyone answers" all the same."""
+    g = started(TopTen, 9, first_captain="s1")
+    assert g.captain not in g.answerers
+    seen = []
+    for _ in range(2):
+        strip = g.view(None)["coach"]["strip"]
+        seen.append({lang: text(strip["now"], lang) for lang in ("ja", "en")})
+        if g.phase == "choose":
+            g.apply(g.captain, {"type": "choose", "round": 1, "theme": 0}, 1.0)
+    assert [strip_step(g)] == ["answer"]
+    for line in seen:
+        assert "but the captain" in line["en"] and "Each phone" not in line["en"], line
+        assert "親以外" in line["ja"], line
+    g4 = started(TopTen, 4, first_captain="s1")
+    assert "Each phone holds" in text(g4.view(None)["coach"]["strip"]["now"], "en")

@@ -177,3 +177,56 @@ def test_the_host_phone_cannot_overrule_a_vote_on_its_own_word():
     r = a.send("host", {"op": "game", "action": {"type": "overrule", "vote": game.vote["id"], "outcome": "accept"}})
     assert r["ok"], r
     assert len(game.piles[b.seat]) == 5
+
+
+def test_the_claim_tapped_first_takes_the_card_though_it_arrives_later():
+    """Issue 26: b's phone is 80 ms away and claims ENG 20 ms before a (5 ms away) claims HANG;
+    a's claim arrives first and is held, b's takes the G; a's is refused without penalty. Then
+    the picks after a voted-down word: b's tap on the R comes first, arrives later, and takes it
+    (arrival order gave both to a)."""
+    from .test_clocksync import Phone
+
+    rig, tv, (a, b, c) = start(seed=5)
+    near = Phone(rig, a, theta=7.0, up=0.005, down=0.005)
+    far = Phone(rig, b, theta=-40.0, up=0.080, down=0.080)
+    near.sync()
+    far.sync()
+    assert rig.engine.hold_window() > 0.080
+    ids = lay_out(rig.game, ["H", "A", "N", "G", "E", "L"])
+    far_tc = far.now()
+    rig.clock.advance(0.020)
+    near_tc = near.now()
+    rig.clock.advance(0.005)
+    a.act({"type": "claim", "round": 1, "word": "HANG", "cards": [{"id": ids[f]} for f in "HANG"], "tc": near_tc},
+          drain=False)
+    rig.drain()
+    assert rig.game.piles[a.seat] == []  # held: an earlier tap may still come
+    rig.clock.advance(0.055)
+    b.act({"type": "claim", "round": 1, "word": "ENG", "cards": [{"id": ids[f]} for f in "ENG"], "tc": far_tc},
+          drain=False)
+    rig.clock.advance(0.3)
+    rig.drain()
+    assert sorted(rig.game.piles[b.seat]) == sorted(ids[f] for f in "ENG")
+    assert rig.game.piles[a.seat] == []
+    lost = a.received("result")[-1]
+    assert lost["ok"] is False and lost["code"] == "card_taken", lost
+
+    # the picks: c's word was voted down; a and b both tap the R
+    game = rig.game
+    ids = lay_out(game, ["R", "S"])
+    game.phase = "picking"
+    game.picking = {"pickers": [a.seat, b.seat], "picked": {}, "deadline": rig.engine.game_now() + 15}
+    far_tc = far.now()
+    rig.clock.advance(0.020)
+    near_tc = near.now()
+    rig.clock.advance(0.005)
+    a.act({"type": "pick", "round": 1, "card": ids["R"], "tc": near_tc}, drain=False)
+    rig.drain()
+    rig.clock.advance(0.055)
+    b.act({"type": "pick", "round": 1, "card": ids["R"], "tc": far_tc}, drain=False)
+    rig.clock.advance(0.3)
+    rig.drain()
+    assert ids["R"] in game.piles[b.seat] and ids["R"] not in game.piles[a.seat]
+    lost = a.received("result")[-1]
+    assert lost["ok"] is False and lost["code"] == "card_taken", lost
+    assert game.phase == "picking" and ids["S"] in game.table  # a may still pick the S

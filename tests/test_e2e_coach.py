@@ -290,8 +290,12 @@ def test_the_mind_level_one(table, lang):
     for seat in t.seats:
         t.act(seat, {"type": "ready", "level": 2, "ready": True})
     expect(t.tv.get_by_test_id("coach-strip")).not_to_have_attribute("data-step", "level_done")
-    # level 2: no strip any more, the tips go on (the host's skip button stays)
-    expect(t.tv.get_by_test_id("coach-now")).to_have_count(0)
+    # level 2: the strip goes on (issue 27: it stopped after level 1), so do the phones' lines
+    expect(t.tv.get_by_test_id("coach-strip")).to_have_attribute("data-step", "play")
+    expect(t.tv.get_by_test_id("coach-now")).to_be_visible()
+    for page in t.phones:
+        expect(page.get_by_test_id("coach-line")).to_be_visible()
+    shot(t.phones[0], f"the_mind-level2-phone-{lang}")
     expect(host_menu(t.tv).get_by_test_id("coach-skip")).to_be_visible()  # in the host menu
     t.tv.keyboard.press("Escape")
 

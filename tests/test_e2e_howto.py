@@ -123,14 +123,14 @@ def test_the_panel_follows_the_options_and_the_player_count(server, browser, sio
         variants = tv.locator(".howto.tv [data-testid=howto-variants]")
         # Decrypto with three players: the 2-against-1 variant; a fourth player makes it teams
         tv.locator("[data-choose=decrypto]").click()
-        expect(variants.first).to_contain_text("3人用")
+        expect(variants.first).to_contain_text("2人チームだけが出題")
         expect(variants.first).to_contain_text("タイマーなし")
         tv.evaluate("() => PH.setOptions({ timer: true, lang: 'en', teams: {} })")
         expect(variants.first).to_contain_text("30秒タイマーあり")
         expect(variants.first).to_contain_text("キーワードは英語")
         seat_players(srv, sio_peer, ["Dora"])
         expect(variants.first).to_contain_text("白チーム2人・黒チーム2人")
-        expect(variants.first).not_to_contain_text("3人用")
+        expect(variants.first).not_to_contain_text("2人チームだけが出題")
         # Diabolo: the tile and the panel name the word language; victory tiles and a handicap appear
         tv.locator("[data-choose=diabolo]").click()
         expect(tv.get_by_test_id("tile-lang")).to_have_text("ドイツ語の単語")
@@ -296,3 +296,64 @@ def test_a_late_joiner_reads_the_rules_while_waiting(server, browser, pw, sio_pe
         close_all(late.page)
     finally:
         close_all(tv)
+
+
+def test_every_player_counts_rules_show_before_anyone_joins(server, browser, pw):
+    """Issue 27: the how-to showed only the current count's rules. With nobody seated the TV's
+    panel lists every count (The Mind's lives, levels and rewards for 2, 3 and 4; Decrypto's
+    3-player game beside the team game; Top Ten's 9-player game); once phones join, their
+    count's row says so in words. Looked at on the 1920×1080 TV and a 360 px phone, ja and en."""
+    srv = server(mode="eventlet", seed=9)
+    problems: list[str] = []
+    tv = open_tv_at(browser, srv, problems, 1920, 1080)
+    phones = []
+    try:
+        counts = tv.locator(".howto.tv [data-testid=howto-counts]")
+        tv.locator("[data-choose=the_mind]").click()
+        rows = counts.locator("li")
+        expect(rows).to_have_count(3)
+        expect(rows.nth(0)).to_contain_text("2人：ライフ2・手裏剣1・全12レベル。クリアでごほうび：手裏剣はレベル2・5・8、ライフはレベル3・6・9")
+        expect(rows.nth(2)).to_contain_text("4人：ライフ4・手裏剣1・全8レベル。クリアでごほうび：手裏剣はレベル2・5、ライフはレベル3・6")
+        expect(rows.nth(2)).not_to_contain_text("9")
+        expect(counts.locator("li.now")).to_have_count(0)  # nobody seated: no count is the table's
+        tv.evaluate("() => PH.howto.showPage([...document.querySelectorAll('.howto.tv .howto-page')].findIndex((p) => p.querySelector('[data-testid=howto-counts]')))")
+        expect(counts).to_be_visible()
+        shot(tv, "howto-counts-the_mind-tv-1080.png")
+        assert tv.evaluate(_PROBLEMS) == []
+        tv.locator("[data-choose=decrypto]").click()
+        expect(counts.locator("li").nth(0)).to_contain_text("3人：2人チームだけが出題")
+        expect(counts.locator("li").nth(1)).to_contain_text("4〜8人：白と黒の2チームで対戦")
+        tv.locator("[data-choose=top_ten]").click()
+        expect(counts.locator("li").nth(1)).to_contain_text("9人：チップは8枚。親は数字を持たず")
+        menu_click(tv, "[data-testid=lang]")
+        expect(counts.locator("li").nth(1)).to_contain_text("9 players: 8 tokens; the captain has no number")
+        tv.locator("[data-choose=the_mind]").click()
+        expect(counts.locator("li").nth(2)).to_contain_text(
+            "4 players: 4 lives, 1 shuriken, 8 levels. Rewards: a shuriken after levels 2, 5; a life after levels 3, 6")
+        tv.evaluate("() => PH.howto.showPage([...document.querySelectorAll('.howto.tv .howto-page')].findIndex((p) => p.querySelector('[data-testid=howto-counts]')))")
+        assert tv.evaluate(_PROBLEMS) == []
+        shot(tv, "howto-counts-the_mind-tv-1080-en.png")
+        # two phones join: the 2-player row is theirs, in words (not by colour alone)
+        phones = [Phone(browser, pw, srv.lan_url, n, problems) for n in ("あき", "Ben")]
+        for ph in phones:
+            ph.join()
+        expect(counts.locator("li.now")).to_contain_text("2 players")
+        expect(counts.locator("li.now")).to_contain_text("(your table now)")
+        a = phones[0].page
+        a.set_viewport_size({"width": 360, "height": 800})
+        a.get_by_test_id("howto-button").tap()
+        sheet_counts = a.get_by_test_id("howto-sheet").get_by_test_id("howto-counts")
+        expect(sheet_counts.locator("li.now")).to_contain_text("2人：ライフ2")
+        expect(sheet_counts.locator("li.now")).to_contain_text("（今の人数）")
+        sheet_counts.scroll_into_view_if_needed()
+        assert a.evaluate("() => document.documentElement.scrollWidth") <= 360
+        shot(a, "howto-counts-the_mind-phone-360.png")
+        a.get_by_test_id("howto-close").tap()
+        a.get_by_test_id("lang").tap()
+        a.get_by_test_id("howto-button").tap()
+        expect(sheet_counts.locator("li.now")).to_contain_text("2 players: 2 lives, 1 shuriken, 12 levels")
+        sheet_counts.scroll_into_view_if_needed()
+        shot(a, "howto-counts-the_mind-phone-360-en.png")
+        assert not problems, problems
+    finally:
+        close_all(tv, *(ph.page for ph in phones))

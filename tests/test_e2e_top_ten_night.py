@@ -93,7 +93,6 @@ def test_tv_lobby_after_an_ended_game_shows_every_player(server, browser, sio_pe
     srv = server(mode="eventlet", seed=4)
     problems: list[str] = []
     tv = open_tv(browser, srv, problems)
-    tv.on("dialog", lambda d: d.accept())  # "end the game?"
     try:
         seat_phones(srv, sio_peer, ["あき", "Ben", "ちか", "Dan"])
         tv.locator("[data-choose=top_ten]").click()
@@ -101,6 +100,7 @@ def test_tv_lobby_after_an_ended_game_shows_every_player(server, browser, sio_pe
         tv.get_by_test_id("start").click()
         expect(tv.get_by_test_id("tt-choosing")).to_be_visible()
         tv.get_by_test_id("end").click()
+        tv.get_by_test_id("ask-yes").click()  # "end the game?" (the page's own dialog)
         expect(tv.get_by_test_id("ended")).to_be_visible()
         issues = []
         for lang in ("ja", "en"):
@@ -134,7 +134,7 @@ def test_lobby_options_follow_a_language_switch(server, browser, sio_peer):
         expect(opts).to_contain_text("Theme language")
         expect(opts).not_to_contain_text("最初の親")
         expect(tv.get_by_test_id("opt-rounds").locator("option")).to_have_text(["5 rounds", "One per player"])
-        expect(tv.get_by_test_id("opt-themes").locator("option")).to_have_text(["Japanese", "English"])
+        expect(tv.get_by_test_id("opt-themes").locator("option")).to_have_text(["Auto (Japanese)", "Japanese", "English"])
         expect(tv.get_by_test_id("opt-rounds")).to_have_value("players")
         expect(tv.get_by_test_id("opt-first-captain")).to_have_value("s2")
         # and the options still work after the redraw

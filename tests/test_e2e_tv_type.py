@@ -44,7 +44,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.server]
 OPTION_GAMES = ["decrypto", "top_ten", "word_basket", "diabolo"]
 
 # The players' names inside the options (and a name's own tag, Decrypto's 自動): the players list's size
-_NAME_PARTS = ".dc-move, .dc-move *, .dc-lobby-team .auto, .hc .who, .hc select, .dia-opts fieldset label"
+_NAME_PARTS = ".dc-move, .dc-move *, .dc-watching .who, .dc-lobby-team .auto, .hc .who, .hc select, .dia-opts fieldset label"
 
 # Font sizes of the options' words and of the names in them, what is cut off or outside the side
 # column, overlapping controls, and whether the side column scrolls.

@@ -370,7 +370,9 @@ def test_word_basket_three_phones_to_a_winner(server, browser):
             race = tv.get_by_test_id("race")
             expect(race).to_contain_text(win.name)
             expect(race).to_contain_text(lose.name)
-            expect(race).to_contain_text(re.compile(r"\d ?(ミリ秒|ms)"))
+            # by how much, or "dead heat" when the taps were closer than the phones' clocks can
+            # tell (clock sync, docs/fair_first_card.md): taps a timer-tick apart often are
+            expect(race).to_contain_text(re.compile(r"\d ?(ミリ秒|ms)|ほぼ同時|Dead heat"))
             expect(race).to_contain_text(fl[1])
             expect(lose.page.get_by_test_id("toast")).to_contain_text(win.name)
             lose.wait_view(lambda g: g["race"] is not None, "the race in the loser's view")

@@ -94,13 +94,27 @@ def test_a_code_such_as_3_1_4_never_breaks_across_lines():
     assert not bad, bad
 
 
-@pytest.mark.parametrize("lang", i18n.LANGS)
-def test_the_minds_how_to_says_which_levels_reward_a_life_or_a_shuriken(lang):
-    """A newcomer asked when lives come back ("some levels" told nothing): the how-to names the
-    rewarded levels and the caps, the same as the engine's table."""
-    from partyhost.games.the_mind import MAX_LIVES, MAX_SHURIKEN, REWARDS
+@pytest.mark.parametrize("count", [2, 3, 4])
+def test_the_minds_how_to_says_which_levels_reward_a_life_or_a_shuriken(count):
+    """A newcomer asked when lives come back ("some levels" told nothing): the rules in use name
+    the rewarded levels and the caps, the engine's table, for the table's own count. Issue 27:
+    the text named level 9 in a 4-player game of 8 levels (now: levels before the last only)."""
+    from partyhost.games.the_mind import MAX_LIVES, MAX_SHURIKEN, PLAYER_COUNT_TABLE, REWARDS, TheMind
 
-    text = i18n.catalogue(lang)["the_mind.howto.special"]
-    numbers = set(re.findall(r"\d+", text))
-    assert {str(level) for level in REWARDS} <= numbers, text
-    assert {str(MAX_LIVES), str(MAX_SHURIKEN)} <= numbers, text
+    lines = TheMind.howto_facts({}, [f"s{i}" for i in range(count)])
+    p = next(m for m in lines if m["key"] == "the_mind.howto.v.rewards")["params"]
+    last = PLAYER_COUNT_TABLE[count]["levels"]
+    assert p["shuriken"]["join"] == [lv for lv in sorted(REWARDS) if REWARDS[lv] == "shuriken" and lv < last]
+    assert p["lives"]["join"] == [lv for lv in sorted(REWARDS) if REWARDS[lv] == "life" and lv < last]
+    assert (p["max_lives"], p["max_shuriken"]) == (MAX_LIVES, MAX_SHURIKEN)
+    assert all(lv < last for lv in p["shuriken"]["join"] + p["lives"]["join"])
+    if count == 4:
+        assert 9 not in p["lives"]["join"] and 8 not in p["shuriken"]["join"]
+    # and every count's row of the how-to says the same
+    row = next(r for r in TheMind.howto_counts({}) if r["min"] <= count <= r["max"])
+    short = next(m for m in row["lines"] if m["key"] == "the_mind.howto.c.rewards")["params"]
+    assert (short["shuriken"], short["lives"]) == (p["shuriken"], p["lives"])
+    # the rules text itself names no level: the levels depend on the count
+    for lang in i18n.LANGS:
+        text = i18n.catalogue(lang)["the_mind.howto.special"]
+        assert not set(re.findall(r"\d+", text)) & {str(lv) for lv in REWARDS}, text

@@ -160,7 +160,7 @@ def test_diabolos_facts_in_play_follow_the_dealers_tempo():
 # ----- every line can be drawn in both languages ------------------------------------------------------
 
 def _placeholders(template: str) -> set[str]:
-    return set(re.findall(r"\{(\w+)\}", template))
+    return i18n.placeholders(template)
 
 
 def _texts(m: dict):

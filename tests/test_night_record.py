@@ -60,11 +60,65 @@ def test_a_finished_game_is_recorded_once_with_names_result_duration_and_highlig
     assert len(party.record) == 1 and party.phase == "lobby"
 
 
-def test_a_game_the_host_ends_midway_is_not_recorded():
+def test_a_game_the_host_ends_midway_is_recorded_as_ended_early_with_no_points():
+    """Issue 27: a game ended with ゲームを終える vanished from tonight's record. It stays, as
+    ended early by the host: its players and duration, no result, no highlights, no points; it
+    earns no title and does not count as a game played for the score or the summary."""
+    rig = Rig()
+    tv, a, b = rig.playing({"s1": [50], "s2": [10]})
+    rig.clock.advance(42.0)
+    assert tv.send("host", {"op": "end"})["ok"]
+    party = rig.engine.party
+    assert len(party.record) == 1
+    entry = party.record[0]
+    assert entry["game"] == "the_mind" and entry["ended"] == "host" and entry["serial"] == party.game_serial
+    assert entry["players"] == [{"seat": "s1", "name": "a"}, {"seat": "s2", "name": "b"}]
+    assert entry["result"] is None and entry["highlights"] == []
+    assert 41.9 <= entry["duration"] <= 42.1
+    assert party.scoreboard() == []  # no points, no games counted
+    assert tv.state["party"]["record"] == party.record and a.state["party"]["record"] == party.record
+    assert tv.state["party"]["ended"]["reason"] == "host"
+    # a finished game after it: the score counts that one only, the summary too
+    lose_the_mind_again(rig, tv, a, b)
+    assert [e.get("ended") for e in party.record] == ["host", None]
+    assert [r["games"] for r in party.scoreboard()] == [1, 1]
+    assert tv.send("host", {"op": "ohiraki", "on": True})["ok"]
+    summary = tv.state["party"]["summary"]
+    assert summary["games"] == 1
+    # the record survives a host restart with the early end kept
+    back = Party.from_dict(party.to_dict(), random.Random(1))
+    assert [e.get("ended") for e in back.record] == ["host", None]
+
+
+def lose_the_mind_again(rig: Rig, tv, a, b) -> None:
+    """From the lobby: The Mind again, lost at once (s1 plays 50 over s2's 10, one life)."""
+    assert tv.send("host", {"op": "start"})["ok"]
+    rig.game.hands = {"s1": [50], "s2": [10]}
+    rig.game.lives = 1
+    for p in (a, b):
+        assert p.act({"type": "ready", "level": 1, "ready": True})["ok"]
+    assert a.act({"type": "play", "level": 1, "card": 50})["ok"]
+    assert rig.game.over
+    assert tv.send("host", {"op": "end"})["ok"]
+
+
+def test_a_game_a_kick_leaves_with_too_few_players_is_recorded_as_ended_early():
     rig = Rig()
     tv, _, _ = rig.playing({"s1": [50], "s2": [10]})
-    assert tv.send("host", {"op": "end"})["ok"]
-    assert rig.engine.party.record == []
+    assert tv.send("host", {"op": "kick", "seat": "s2"})["ok"]
+    party = rig.engine.party
+    assert party.phase == "lobby"
+    assert [(e["game"], e.get("ended"), e["result"]) for e in party.record] == [("the_mind", "too_few", None)]
+    assert party.scoreboard() == []
+
+
+def test_a_saved_record_entry_with_an_unknown_early_end_is_dropped_and_a_known_one_kept():
+    party = Party(room="ABCD")
+    entry = {"serial": 1, "game": "the_mind", "players": [{"seat": "s1", "name": "a"}], "result": None,
+             "highlights": [], "duration": 3.0}
+    data = {**party.to_dict(), "record": [{**entry, "ended": "host"}, {**entry, "serial": 2, "ended": "lava"}]}
+    back = Party.from_dict(data, random.Random(1))
+    assert [e["serial"] for e in back.record] == [1]
 
 
 def test_ending_a_finished_game_that_was_never_settled_records_it_without_a_duration():
@@ -178,7 +232,7 @@ def test_the_mind_highest_level_and_tightest_gap():
     g.apply("s1", {"type": "play", "level": 1, "card": 40}, 3.0)    # 1750 ms
     assert g.phase == "won"
     marks = g.highlights()
-    assert words(marks[0]) == "All 1 levels cleared!"
+    assert words(marks[0]) == "All 1 level cleared!"  # the catalogue's plural: one level
     assert marks[1]["key"] == "the_mind.hl.gap"
     assert marks[1]["params"] == {"ms": 250, "card": 10, "next": 20, "seat": "s1", "next_seat": "s2", "level": 1}
 

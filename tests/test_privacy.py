@@ -16,14 +16,16 @@ SEAT_KEYS = GAME_KEYS | {"hand", "me"}
 
 def cards_in(node, path=()):
     """Every int that sits under a key called "card" or in a list of ints, outside the chart, a
-    level-complete event (both tell of the previous level: its cards may be dealt again) and
-    the party's record (finished games)."""
+    level-complete event (both tell of the previous level: its cards may be dealt again), the
+    party's record (finished games) and the how-to (rules per player count: levels, not cards)."""
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "chart" or (key == "last_event" and (value or {}).get("kind") == "level_complete"):
                 continue  # the level that just ended: its cards are public and may be dealt again
             if path == ("party",) and key == "record":
                 continue  # tonight's record tells of finished games: their cards may be dealt again
+            if path == ("party",) and key == "howto":
+                continue  # the how-to's rules per player count (levels, lives): numbers, never cards
             if key == "card" and isinstance(value, int):
                 yield value, path + (key,)
             else:

@@ -493,7 +493,7 @@ def test_first_play_for_a_field_wins_a_near_race_is_recorded():
     assert g.field["kana"] == "る"
     race = g.view("s2")["race"]
     assert race == {"n": 1, "field": serial, "winner": "s1", "winner_word": "あひる", "loser": "s2",
-                    "loser_word": "あいか", "margin_ms": 42}
+                    "loser_word": "あいか", "margin_ms": 42, "tie": False}
     assert g.view(None)["events"][-1]["kind"] == "race"
     # later than 150 ms: an ordinary refusal
     e = refused(g, "wb_stale_field", "s3", {"type": "play", "field": serial, "card": K("く"), "word": "あいく"},

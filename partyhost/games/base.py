@@ -90,6 +90,25 @@ def joined(items: list, sep: str | None = None) -> dict:
     return {"join": list(items), "sep": sep} if sep else {"join": list(items)}
 
 
+DECK_LANGS: tuple[str, ...] = ("ja", "en")
+"""The languages a deck (keywords, themes) comes in; the first is the fallback."""
+
+
+def table_lang(langs: list[str]) -> str:
+    """The table's language for a deck: the language most of ``langs`` (each seated phone's
+    UI language, ``"ja"`` | ``"en"``) use; a tie, or no phone, gives Japanese (issue 27: English
+    phones were dealt Japanese keywords and themes by default). Unknown values count for none."""
+    counts = {lang: sum(1 for x in langs if x == lang) for lang in DECK_LANGS}
+    best = max(counts.values(), default=0)
+    return next((lang for lang in DECK_LANGS if counts[lang] == best), DECK_LANGS[0])
+
+
+def deck_lang(value: object) -> str:
+    """A deck-language option's value as a deck language: ``"auto"`` (or anything unknown,
+    when no party resolved it) is ``"ja"``."""
+    return value if value in DECK_LANGS else DECK_LANGS[0]
+
+
 def coach_step(prefix: str, step: str, next_step: str | None = None, **params: Any) -> dict:
     """A coach strip line ``{"step", "now", "next"}`` (:meth:`Game.coach_strip`): ``now`` is
     ``<prefix>coach.step.<step>`` and ``next`` is ``<prefix>coach.next.<next_step or step>``,
@@ -106,7 +125,12 @@ def coach_tip_text(prefix: str, name: str, **params: Any) -> dict:
 
 def _teaching(view: Any) -> Any:
     """Wrap a game's ``view`` so every view carries ``guide`` and ``coach`` (the strip only in
-    the table's view, a tip only in a seat's)."""
+    the table's view, a tip and the seat's coach line only in a seat's).
+
+    While the coach is on it is there at every moment, the end included (issue 27): the table's
+    strip is the game's step (:meth:`Game.coach_strip`), ``coach.step.over`` once the game is
+    over, ``coach.step.going`` at a moment the game's coach has no step for; a seat's ``line``
+    is its guide's "what you can do now" (:meth:`Game.guide`)."""
 
     @functools.wraps(view)
     def wrapped(self: "Game", seat: str | None) -> dict:
@@ -115,12 +139,18 @@ def _teaching(view: Any) -> Any:
         out = dict(view(self, seat))
         out["guide"] = self.guide(seat)
         coach = None
-        if self.coach and not self.over:
-            coach = self.coach_view(seat)
+        if self.coach:  # through the whole game, its end included (issue 27)
+            if self.over:
+                coach = {"strip": coach_step("", "over"), "tip": None}
+            else:
+                coach = self.coach_view(seat)
             if seat is None:
                 coach["tip"] = None
+                if coach["strip"] is None:  # a moment the game's coach has no step for
+                    coach["strip"] = coach_step("", "going")
             else:
                 coach["strip"] = None
+                coach["line"] = out["guide"]["now"]  # the phone's own "what to do now"
         out["coach"] = coach
         return out
 
@@ -176,6 +206,14 @@ class Game:
         MOVES / HOST_MOVES: ``{type: Move}``. ``ACTIONS`` and ``HOST_ACTIONS`` (``{type: schema}``,
             what the registry and the protocol document) are derived from them.
         STALE_FIELD: the action field that names the state a move was made against.
+        RACING: the move types that race (the first tap wins). The engine holds them a moment
+            and hands them to ``apply`` in tap order, ``now`` being the tap's moment on the server
+            clock (a :class:`~partyhost.clocksync.Moment` carrying its ``uncertainty``); every
+            other move gets its arrival time (issue 26, ``docs/fair_first_card.md``).
+        RACE_DRAW: whether two racing taps closer than their clocks' jitter are a fair draw
+            (a race with one winner: Word Basket), or keep their best-estimate order (moves that
+            all count and only their order matters: The Mind's pile, where a drawn order would
+            only add mistakes).
         STATE_VERSION: version of this game's snapshot layout; raise it when the layout changes
             and teach :meth:`migrate` the step.
         FIELDS: the attributes that make up the state (JSON-ready values): :meth:`to_dict`
@@ -194,8 +232,14 @@ class Game:
     MIN_PLAYERS: ClassVar[int] = 1
     MAX_PLAYERS: ClassVar[int] = 1
     OPTIONS: ClassVar[dict] = {"type": "object", "properties": {}, "additionalProperties": False}
+    DECK_LANG: ClassVar[str | None] = None
+    """The option naming the deck's language (Decrypto's ``"lang"``, Top Ten's ``"themes"``)
+    when it may be ``"auto"``: the party replaces ``"auto"`` with the table's language at the
+    start (:func:`table_lang`); a game set up without a party reads ``"auto"`` as ``"ja"``."""
     MOVES: ClassVar[dict[str, Move]] = {}
     HOST_MOVES: ClassVar[dict[str, Move]] = {}
+    RACING: ClassVar[frozenset[str]] = frozenset()
+    RACE_DRAW: ClassVar[bool] = True
     ACTIONS: ClassVar[dict[str, dict]] = {}
     HOST_ACTIONS: ClassVar[dict[str, dict]] = {}
     STALE_FIELD: ClassVar[str] = "round"
@@ -272,7 +316,8 @@ class Game:
             if move.players_only and seat not in self.players:
                 raise RuleError("not_a_player")
             self._check_stale(move, action)
-            getattr(self, move.handler)(seat, action, float(now))
+            # a Moment (a float carrying the tap's uncertainty) goes through as it is
+            getattr(self, move.handler)(seat, action, now if isinstance(now, float) else float(now))
         except RuleError as error:
             error.scope = error.scope or self.KEY
             raise
@@ -354,6 +399,30 @@ class Game:
         and functions the rules use, so the how-to panel only draws them. Public facts only.
         Default: none."""
         return []
+
+    @classmethod
+    def howto_count_facts(cls, count: int, options: dict) -> list[dict]:
+        """What a game of ``count`` players (``MIN_PLAYERS`` ≤ count ≤ ``MAX_PLAYERS``) with lobby
+        ``options`` (defaults filled in) plays by that another count does not: :func:`msg` texts
+        computed from the constants and functions the rules use (The Mind's lives and levels,
+        Decrypto's 3-player game). Public facts only; no count in the text itself, so counts
+        with the same facts share a row of :meth:`howto_counts`. Default: none."""
+        return []
+
+    @classmethod
+    def howto_counts(cls, options: dict) -> list[dict]:
+        """The how-to's rules by player count (人数ごとのルール), shown before anyone has joined:
+        ``[{"min": int, "max": int, "lines": [msg…]}]`` in rising count, one row per run of
+        counts whose :meth:`howto_count_facts` are the same. Empty when the count changes
+        nothing (a single row)."""
+        rows: list[dict] = []
+        for count in range(cls.MIN_PLAYERS, cls.MAX_PLAYERS + 1):
+            lines = cls.howto_count_facts(count, options)
+            if rows and rows[-1]["lines"] == lines:
+                rows[-1]["max"] = count
+            else:
+                rows.append({"min": count, "max": count, "lines": lines})
+        return rows if len(rows) > 1 else []
 
     def howto_facts_now(self, options: dict) -> list[dict]:
         """The rules in use of this game as it is played (its teams, rounds, interval… may have

@@ -56,7 +56,7 @@ from . import decrypto_scoring as scoring
 from . import decrypto_view as views
 from . import decrypto_words as words
 from . import decrypto_coach, schema
-from .base import Game, Move, RuleError, msg
+from .base import Game, Move, RuleError, deck_lang, msg
 from .decrypto_scoring import TEAMS, other
 from .decrypto_words import CLUE_MAX, KEYWORD_LANGS, normalize, tidy
 from .schema import check_options
@@ -117,6 +117,11 @@ _schema = schema.action
 
 def _n_of(item: dict, n: int) -> dict:
     return {"type": "array", "items": item, "minItems": n, "maxItems": n}
+
+
+def _three_line() -> dict:
+    """The 3-player game in one line (§three), from its constants."""
+    return msg("decrypto.howto.v.three", tokens=scoring.TOKENS_TO_WIN, rounds=MAX_ROUNDS_THREE)
 
 
 def balance_teams(players: list[str], assigned: dict) -> dict[str, list[str]]:
@@ -180,9 +185,10 @@ class Decrypto(Game):
             "default": {},
         },
         timer={"type": "boolean", "default": False},
-        lang={"enum": list(KEYWORD_LANGS), "default": "ja"},
+        lang={"enum": ["auto", *KEYWORD_LANGS], "default": "auto"},
         uneven={"type": "boolean", "default": False},
     )
+    DECK_LANG: ClassVar[str | None] = "lang"
     STALE_FIELD: ClassVar[str] = "round"
     MOVES: ClassVar[dict[str, Move]] = {
         "clues": Move(_schema("clues", round=_ROUND, clues=_n_of(_CLUE, CODE_LENGTH), final=_BOOL),
@@ -287,7 +293,7 @@ class Decrypto(Game):
 
         Args:
             players: 3–8 distinct seat ids in seating order.
-            options: ``{"teams": {seat: "white"|"black"}, "timer": bool, "lang": "ja"|"en",
+            options: ``{"teams": {seat: "white"|"black"}, "timer": bool, "lang": "auto"|"ja"|"en",
                 "uneven": bool}``
                 (all optional); unplaced seats are balanced by :func:`balance_teams`.
             rng: kept for the keyword draw and every round's codes.
@@ -317,7 +323,7 @@ class Decrypto(Game):
         elif abs(sizes["white"] - sizes["black"]) > 1 and not options.get("uneven"):
             # §setup: できるだけ同人数の2チーム — the host may override (RULES.md), but only on purpose
             raise RuleError("dc_teams_uneven", **sizes)
-        lang = options["lang"]
+        lang = deck_lang(options["lang"])  # "auto": the party gives the table's language
         try:
             deck = words.deck(lang)
         except (FileNotFoundError, OSError):
@@ -954,18 +960,28 @@ class Decrypto(Game):
         2-against-1 variant for 3, else the teams as :func:`balance_teams` will form them; the
         timer; the keyword language."""
         teams = balance_teams(players, options.get("teams") or {})
-        return cls._facts(len(players), teams, bool(options.get("timer")), options.get("lang", "ja"))
+        return cls._facts(len(players), teams, bool(options.get("timer")), deck_lang(options.get("lang")))
 
     def howto_facts_now(self, options: dict) -> list[dict]:
         """The rules in use of this game: its teams as they are now (a kick may have changed them)."""
         count = 3 if self.variant == "three" else len(self.players)
         return self._facts(count, self.teams, bool(self.timer), self.lang)
 
+    @classmethod
+    def howto_count_facts(cls, count: int, options: dict) -> list[dict]:
+        """3 players: the 2-against-1 game (§three: :data:`MAX_ROUNDS_THREE` rounds, the lone
+        interceptor's :data:`~.decrypto_scoring.TOKENS_TO_WIN` tokens); 4–8: two teams
+        (§end: :data:`MAX_ROUNDS` rounds at most). See :meth:`Game.howto_count_facts`."""
+        if count == 3:
+            return [_three_line()]
+        return [msg("decrypto.howto.c.teams", rounds=MAX_ROUNDS, win=scoring.TOKENS_TO_WIN,
+                    lose=scoring.TOKENS_TO_LOSE)]
+
     @staticmethod
     def _facts(count: int, teams: dict, timer: bool, lang: str) -> list[dict]:
         out = []
         if count == 3:
-            out.append(msg("decrypto.howto.v.three"))
+            out.append(_three_line())
         else:
             if count >= 4:
                 out.append(msg("decrypto.howto.v.teams", count=count,

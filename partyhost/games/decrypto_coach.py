@@ -17,8 +17,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .decrypto import Decrypto
 
 P = "decrypto."
-_THREE_STEPS = {"encrypt2", "intercept"}
-"""Steps whose TV line names the other team: the 3-player game has its own words for them."""
+_THREE_STEPS = {"encrypt", "reveal", "encrypt2", "intercept", "encrypt_n", "intercept_n"}
+"""Steps whose TV line names the other team (or, round 1, both encryptors and the team's own
+miscommunication token): the 3-player game has its own words for them."""
 
 
 def _team(team: str | None) -> dict:
@@ -26,19 +27,24 @@ def _team(team: str | None) -> dict:
 
 
 def strip(g: "Decrypto") -> dict | None:
-    """The TV's coach line for rounds 1 and 2 (None after that, and in the tie-break)."""
-    if g.round not in (1, 2) or g.phase not in ("encrypt", "guess", "reveal"):
+    """The TV's coach line in every round (issue 27: it stopped after round 2) and in the
+    tie-break (the keyword guesses and their judging); rounds 1 and 2 have their own first-time
+    words, later rounds a shorter reminder."""
+    if g.phase in ("keywords", "judge"):
+        return coach_step(P, g.phase)
+    if g.phase not in ("encrypt", "guess", "reveal"):
         return None
     first = g.encrypting[0] if g.encrypting else "white"
     active = g.active or first
-    params = {"team": _team(active), "other": _team(other(active)), "first": _team(first)}
+    params = {"team": _team(active), "other": _team(other(active)), "first": _team(first), "round": g.round}
     last = bool(g.encrypting) and g.active == g.encrypting[-1]
+    later = g.round >= 3
     if g.phase == "encrypt":
-        step = "encrypt" if g.round == 1 else "encrypt2"
-        nxt = step
+        step = "encrypt" if g.round == 1 else "encrypt2" if g.round == 2 else "encrypt_n"
+        nxt = "encrypt2" if later else step
     elif g.phase == "guess":
-        step = "decode" if g.round == 1 else "intercept"
-        nxt = step
+        step = "decode" if g.round == 1 else "intercept" if g.round == 2 else "intercept_n"
+        nxt = "intercept" if later else step
     else:
         step = "reveal" if g.round == 1 else "reveal2"
         nxt = ("reveal_end1" if g.round == 1 else "reveal_end2") if last else step

@@ -30,7 +30,9 @@ How phones stand in for the table (RULES.md "Diabolo"):
   card's id says only its face, which is public once turned. The undealt deck's *order* is the
   only secret; views carry only its size.
 * A claim names the word and the face-up cards it uses, in spelling order, with the letters of
-  each joker. The first claim the server receives wins its cards; a later claim that needs a card
+  each joker. The first claim wins its cards: the first *tapped*, on the server clock (claims
+  and picks are :attr:`RACING`, docs/fair_first_card.md; a phone without clock sync: the first
+  received); a later claim that needs a card
   already taken (or held by a claim under vote) is refused (``"card_taken"``) without penalty.
   Claims that cannot be spelt from their cards are refused, not punished: only a word the table
   votes down costs the picks.
@@ -207,6 +209,9 @@ class Diabolo(Game):
         "tempo": Move(_action("tempo", seconds={"type": "number", "minimum": 1, "maximum": 20}), "_do_tempo"),
         "deal": Move(_action("deal", round=_ROUND), "_do_deal"),  # names the *next* round: checked there
     }
+    # two claims (or two picks) wanting the same card: the one tapped first takes it (issue 26,
+    # docs/fair_first_card.md), not the one whose message came first over the Wi-Fi
+    RACING: ClassVar[frozenset[str]] = frozenset({"claim", "pick"})
     HOST_MOVES: ClassVar[dict[str, Move]] = {
         "overrule": Move(_action("overrule", vote=_VOTE_ID, outcome=_OUTCOME), "_host_overrule"),
         "auto": Move(_action("auto", on={"type": "boolean"}), "_host_auto"),
@@ -930,6 +935,15 @@ class Diabolo(Game):
         the rounds as planned now (a kick replans them)."""
         return self._facts(self.lang, self.victory_tiles, self.tile_handicap, len(self.players),
                            len(self.dealers), self.interval, [s for s in self.handicap if s in self.players])
+
+    @classmethod
+    def howto_count_facts(cls, count: int, options: dict) -> list[dict]:
+        """How often each player deals (:func:`deals_each`, §4); with victory tiles the count
+        changes nothing (the deal goes round until someone holds two). See
+        :meth:`Game.howto_count_facts`."""
+        if options.get("victory_tiles"):
+            return []
+        return [msg("diabolo.howto.c.deals", times=deals_each(count))]
 
     @staticmethod
     def _facts(lang: str, tiles: bool, minus: int, count: int, rounds: int, interval: float,

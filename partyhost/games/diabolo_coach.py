@@ -27,8 +27,8 @@ def _joker_up(g: "Diabolo") -> bool:
 
 
 def strip(g: "Diabolo") -> dict | None:
-    """The TV's coach line during round 1 (and its scoring)."""
-    if g.round != 1 or g.phase == "over":
+    """The TV's coach line in every round and its scoring (issue 27: it stopped after round 1)."""
+    if g.phase == "over":
         return None
     kind = g.last_event.get("kind") if g.last_event else None
     params: dict = {"language": _lang(g), "dealer_seat": g.dealer}
@@ -38,8 +38,8 @@ def strip(g: "Diabolo") -> dict | None:
     elif g.phase == "picking":
         step = "picking"
     elif g.phase == "scored":
-        step = "scored"
-        params["next_seat"] = g.next_dealer()
+        step = "scored" if g.round == 1 else "scored_n"
+        params.update(next_seat=g.next_dealer(), round=g.round)
     elif not g.deck:
         step = "deck_out"
     elif kind == "claim_taken" and g.claim:
@@ -49,7 +49,7 @@ def strip(g: "Diabolo") -> dict | None:
         step = "joker"
     else:
         step = "turn"
-    return coach_step(P, step, **params)
+    return coach_step(P, step, "scored" if step == "scored_n" else None, **params)
 
 
 def tip(g: "Diabolo", seat: str) -> dict | None:

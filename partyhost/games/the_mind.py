@@ -32,7 +32,7 @@ import random
 from typing import ClassVar
 
 from . import schema, the_mind_coach
-from .base import Game, Move, RuleError, msg, plain
+from .base import Game, Move, RuleError, joined, msg, plain
 
 # --- rules as data ---------------------------------------------------------------------------
 
@@ -69,6 +69,33 @@ SHURIKEN_VOTE_SECONDS = 30.0
 AWAY_GRACE = 2.0
 
 PHASES = ("ready", "playing", "won", "lost")
+
+def rewarded_levels(players: int) -> dict[str, list[int]]:
+    """The levels whose completion earns something in a game of ``players`` (2–4):
+    ``{"shuriken": [level…], "life": [level…]}`` from :data:`REWARDS`, only levels before that
+    game's last (completing the last level wins the game: a 4-player game of 8 levels never
+    reaches level 9, and level 8's shuriken would come too late to use). §5.
+
+    Raises:
+        KeyError: ``players`` is not in :data:`PLAYER_COUNT_TABLE`."""
+    last = PLAYER_COUNT_TABLE[players]["levels"]
+    out: dict[str, list[int]] = {"shuriken": [], "life": []}
+    for level in sorted(REWARDS):
+        if level < last:
+            out[REWARDS[level]].append(level)
+    return out
+
+
+def _rewards_line(players: int, short: bool = False) -> dict:
+    """The rewards of a game of ``players`` (:func:`rewarded_levels`): the rules in use's line
+    with the caps, or (``short``) the row of the rules by player count."""
+    got = rewarded_levels(players)
+    levels = {"shuriken": joined(got["shuriken"], "the_mind.sep.levels"), "shuriken_n": len(got["shuriken"]),
+              "lives": joined(got["life"], "the_mind.sep.levels"), "lives_n": len(got["life"])}
+    if short:
+        return msg("the_mind.howto.c.rewards", **levels)
+    return msg("the_mind.howto.v.rewards", **levels, max_lives=MAX_LIVES, max_shuriken=MAX_SHURIKEN)
+
 
 _LEVEL = {"type": "integer", "minimum": 1, "maximum": max(t["levels"] for t in PLAYER_COUNT_TABLE.values())}
 
@@ -119,6 +146,11 @@ class TheMind(Game):
             "vote_shuriken", proposal={"type": "integer", "minimum": 1}, agree={"type": "boolean"}
         ), "_do_vote_shuriken"),
     }
+    # two plays close together: the one tapped first goes on the pile first (issue 26)
+    RACING: ClassVar[frozenset[str]] = frozenset({"play"})
+    # every play counts, in tap order: the best estimate of that order, never a draw (a swapped
+    # pair of plays 1 ms apart is a lost life)
+    RACE_DRAW: ClassVar[bool] = False
     FIELDS: ClassVar[tuple[str, ...]] = (
         "players", "levels", "level", "phase", "lives", "shuriken", "hands", "stock", "ready",
         "log", "proposal", "next_proposal_id", "last_event", "event_n", "chart", "version",
@@ -654,9 +686,16 @@ class TheMind(Game):
     @classmethod
     def howto_facts(cls, options: dict, players: list[str]) -> list[dict]:
         """The starting lives, shuriken and the number of levels for this many players, from
-        :data:`PLAYER_COUNT_TABLE` (the count held to 2–4, for a lobby with too few or many)."""
+        :data:`PLAYER_COUNT_TABLE` (the count held to 2–4, for a lobby with too few or many),
+        then the rewards of that game (:func:`rewarded_levels`)."""
         count = min(max(len(players), cls.MIN_PLAYERS), cls.MAX_PLAYERS)
-        return [msg("the_mind.howto.v.setup", count=count, **PLAYER_COUNT_TABLE[count])]
+        return [msg("the_mind.howto.v.setup", count=count, **PLAYER_COUNT_TABLE[count]), _rewards_line(count)]
+
+    @classmethod
+    def howto_count_facts(cls, count: int, options: dict) -> list[dict]:
+        """A game of ``count`` players: its lives, shuriken and levels (:data:`PLAYER_COUNT_TABLE`)
+        and its rewards (:func:`rewarded_levels`); see :meth:`Game.howto_count_facts`."""
+        return [msg("the_mind.howto.c.setup", **PLAYER_COUNT_TABLE[count]), _rewards_line(count, short=True)]
 
     def guide(self, seat: str | None) -> dict:
         """What ``seat`` can do now (see :mod:`partyhost.games.the_mind_coach`)."""

@@ -23,24 +23,27 @@ def _event_kind(g: "TheMind") -> str | None:
 
 
 def strip(g: "TheMind") -> dict | None:
-    """The TV's coach line during level 1 (and the moment level 1 is done).
+    """The TV's coach line at every level (issue 27: it stopped after level 1): getting ready,
+    playing, the shuriken vote, a mistake, a level done, play stopped for an away phone.
 
     A shuriken used at level 1 has no step of its own: each player holds one card there, so a
     thrown shuriken empties every hand and the line goes straight to ``level_done``."""
     kind = _event_kind(g)
-    if g.level == 2 and g.phase == "ready" and kind == "level_complete" and not any(g.ready.values()):
-        step = "level_done"
-    elif g.level != 1 or g.waiting:
-        return None  # past level 1; or play is stopped for an away player (the TV names whom it waits for)
+    params: dict = {}
+    if g.waiting:
+        step = "away"  # play is stopped for an away player (the TV names whom it waits for)
     elif g.proposal is not None:
         step = "shuriken"
+        params["by_seat"] = g.proposal["by"]
     elif g.phase == "ready" and kind == "mistake":
         step = "mistake"
+    elif g.phase == "ready" and kind == "level_complete" and not any(g.ready.values()):
+        step = "level_done" if g.level == 2 else "level_up"
+        params.update(done=g.level - 1, level=g.level)
     elif g.phase == "ready":
         step = "ready"
     else:
         step = "play"
-    params = {"by_seat": g.proposal["by"]} if step == "shuriken" else {}
     return coach_step(P, step, **params)
 
 

@@ -69,7 +69,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from . import schema, top_ten_coach, top_ten_views
-from .base import Game, Move, RuleError, msg, seat_name
+from .base import Game, Move, RuleError, deck_lang, msg, seat_name
 from .top_ten_themes import THEME_LANGS, THEMES_PER_CARD, card_themes, load_deck
 
 __all__ = [
@@ -240,7 +240,8 @@ class TopTen(Game):
     move) and ``{"type": "pass_captain", "round"}``.
 
     Options (``OPTIONS``): ``first_captain`` (a seat id or ``"random"``), ``rounds``
-    (``"five"`` | ``"players"``), ``themes`` (``"ja"`` | ``"en"``: the deck's language).
+    (``"five"`` | ``"players"``), ``themes`` (``"auto"`` | ``"ja"`` | ``"en"``: the deck's language; ``"auto"``, the default,
+    is the table's language, :func:`~partyhost.games.base.table_lang`).
 
     Every refused action raises :class:`RuleError` and changes nothing; every success bumps
     ``version`` (the pipeline of :class:`~partyhost.games.base.Game`). Example::
@@ -257,8 +258,9 @@ class TopTen(Game):
     OPTIONS: ClassVar[dict] = schema.options(
         first_captain={"type": "string", "minLength": 1, "maxLength": 20, "default": "random"},
         rounds={"enum": ["five", "players"], "default": "five"},
-        themes={"enum": list(THEME_LANGS), "default": "ja"},
+        themes={"enum": ["auto", *THEME_LANGS], "default": "auto"},
     )
+    DECK_LANG: ClassVar[str | None] = "themes"
     STALE_FIELD: ClassVar[str] = "round"
     MOVES: ClassVar[dict[str, Move]] = {
         "choose": _move("choose", "_do_choose",
@@ -321,7 +323,7 @@ class TopTen(Game):
             players: 4–9 distinct seat ids in seating order (the captain moves to the next one
                 each round, wrapping around).
             options: ``{"first_captain": seat | "random", "rounds": "five" | "players",
-                "themes": "ja" | "en"}``, each optional (checked against ``OPTIONS``). A
+                "themes": "auto" | "ja" | "en"}``, each optional (checked against ``OPTIONS``). A
                 ``first_captain`` that is not playing falls back to a random captain.
             rng: the engine's ``random.Random``; kept for every shuffle.
             now: game-clock seconds (unused: the game has no clock).
@@ -338,7 +340,7 @@ class TopTen(Game):
             raise RuleError("duplicate_seat")
         options = schema.check_options(type(self), options or {})
         rounds = rounds_for(options["rounds"], len(players))
-        lang = options["themes"]
+        lang = deck_lang(options["themes"])  # "auto": the party gives the table's language
         deck = list(load_deck(lang))
         if len(deck) < rounds:
             raise RuleError("tt_no_themes", lang=lang)
@@ -692,17 +694,28 @@ class TopTen(Game):
         (:func:`rounds_for`), the first captain, the themes' language."""
         first = options.get("first_captain", "random")
         return cls._facts(len(players), rounds_for(options.get("rounds", "five"), len(players)),
-                          first if first in players else None, options.get("themes", "ja"))
+                          first if first in players else None, deck_lang(options.get("themes")))
 
     def howto_facts_now(self, options: dict) -> list[dict]:
         """The rules in use of this game (its rounds; the first captain is no news any more)."""
         return self._facts(len(self.players), self.rounds, False, self.lang)
 
     @classmethod
+    def howto_count_facts(cls, count: int, options: dict) -> list[dict]:
+        """4–8 players: a token each (:func:`tokens_for`) and the captain answers too; 9: the
+        captain holds no number (:data:`CAPTAIN_ANSWERS_UP_TO`) and :data:`MAX_TOKENS` tokens.
+        See :meth:`Game.howto_count_facts`."""
+        if count > CAPTAIN_ANSWERS_UP_TO:
+            return [msg("top_ten.howto.v.nine", tokens=tokens_for(count))]
+        if tokens_for(count) == count:
+            return [msg("top_ten.howto.c.tokens_each")]
+        return [msg("top_ten.howto.v.tokens", count=tokens_for(count))]
+
+    @classmethod
     def _facts(cls, count: int, rounds: int, first: str | None | bool, lang: str) -> list[dict]:
         out = []
         if count > CAPTAIN_ANSWERS_UP_TO:
-            out.append(msg("top_ten.howto.v.nine"))
+            out.append(msg("top_ten.howto.v.nine", tokens=tokens_for(count)))
         elif count >= cls.MIN_PLAYERS:
             out.append(msg("top_ten.howto.v.tokens", count=tokens_for(count)))
         out.append(msg("top_ten.howto.v.rounds", rounds=rounds))

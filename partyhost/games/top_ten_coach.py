@@ -19,17 +19,21 @@ P = "top_ten."
 
 
 def strip(g: "TopTen") -> dict | None:
-    """The TV's coach line during round 1."""
-    if g.round != 1:
-        return None
+    """The TV's coach line in every round (issue 27: it stopped after round 1)."""
     step = {"choose": "choose", "answer": "answer", "order": "order", "round_over": "round_over"}.get(g.phase)
     if step is None:
         return None
     if step == "order" and g.reveals and g.reveals[-1]["mistake"]:
         step = "mistake"
-    params = {"captain_seat": g.captain, "next_seat": g.next_captain()}
-    nxt = step + ("_nine" if step in ("choose", "answer") and g.captain not in g.answerers else "")
-    return coach_step(P, step, nxt, **params)
+    params = {"captain_seat": g.captain, "next_seat": g.next_captain(), "round": g.round}
+    nine = step in ("choose", "answer") and g.captain not in g.answerers  # 9 players: no captain's number
+    nxt = step + ("_nine" if nine else "")
+    if step == "round_over" and g.round != 1:
+        step = "round_over_n"
+    line = coach_step(P, step, nxt, **params)
+    if nine:  # the same step, said without the captain's number
+        line["now"] = msg(f"{P}coach.step.{nxt}", **params)
+    return line
 
 
 def tip(g: "TopTen", seat: str) -> dict | None:

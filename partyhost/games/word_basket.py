@@ -96,8 +96,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar
 
+from ..clocksync import uncertainty_of
 from ..lexicon import japanese, kana
 from . import schema, word_basket_coach
 from . import word_basket_solver as solver
@@ -155,6 +157,22 @@ class Phase:
 #: Stage → what is open and what ends it. :attr:`WordBasket.stage` is one of these keys; the view's
 #: ``phase`` is the same but for ``"win_pending"``, which the view shows as ``"play"`` with a
 #: ``pending_win``. :meth:`WordBasket.suggest` offers only open moves; a test holds the handlers to it.
+@lru_cache(maxsize=None)
+def outvoted(players: int) -> bool:
+    """Whether the rest of a table of ``players`` can reject a challenged word its player stands
+    by: the vote a challenge opens (the whole table, the challenger's "reject" cast, the word's
+    player accepting, everyone else rejecting) decided by :class:`~.vote.TableVote`. False for 2
+    (nobody decides alone: the word stands unless its player withdraws it or the host rules).
+    Cached: every lobby view asks for every table size."""
+    owner, *others = [f"s{i}" for i in range(players)]
+    vote = TableVote({}, [owner, *others], 0.0, 1.0, vote_id=1, judged=owner, opener=others[0])
+    for seat, ballot in [(others[0], "reject"), (owner, "accept")] + [(s, "reject") for s in others[1:]]:
+        if vote.decided is not None:
+            break
+        vote.cast(seat, ballot, 1)
+    return vote.decided == "reject"
+
+
 PHASES: dict[str, Phase] = {
     "play": Phase(("play", "reset", "reach", "point_out", "challenge", "lookup"), (),
                   "a challenge → vote; a last card with リーチ and a word that stands → over; "
@@ -214,6 +232,9 @@ class WordBasket(Game):
         "vote": Move(_schema("vote", {"vote": _VOTE_ID, "ballot": {"enum": list(BALLOTS)}}), "_do_vote"),
         "lookup": Move(_schema("lookup", {"text": _TEXT}), "_do_lookup"),
     }
+    # first card in the basket counts: a reset lays one on the field too, so it races with the
+    # plays (tap order), or a reset tapped after a held play would be applied before it
+    RACING: ClassVar[frozenset[str]] = frozenset({"play", "reset"})
     HOST_MOVES: ClassVar[dict[str, Move]] = {
         "overrule": Move(_schema("overrule", {"vote": _VOTE_ID, "outcome": {"enum": list(BALLOTS)}}),
                          "_do_overrule"),
@@ -257,7 +278,8 @@ class WordBasket(Game):
         self.vote_id = 0
         self.vote_info: dict | None = None  # {"id", "chain": n, "seat", "by"}
         self.pending_win: dict | None = None  # {"seat", "until", "needs": ["reach"?, "word"?]}
-        self.last_play: dict | None = None  # {"from", "seat", "at", "word", "field": {"kana","row"}}
+        # {"from", "seat", "at", "word", "field": {"kana","row"}, "u": the tap's uncertainty s}
+        self.last_play: dict | None = None
         self.race: dict | None = None
         self.race_n = 0
         self.events: list[dict] = []  # the last EVENTS_SHOWN events, oldest first (see _event)
@@ -474,7 +496,8 @@ class WordBasket(Game):
             raise RuleError("wb_word_unknown", word=surface[:20])
         # --- accepted
         old = {"kana": self.field["kana"], "row": self.field["row"]}
-        self.last_play = {"from": self.field["serial"], "seat": seat, "at": now, "word": surface, "field": old}
+        self.last_play = {"from": self.field["serial"], "seat": seat, "at": float(now), "word": surface,
+                          "field": old, "u": uncertainty_of(now)}
         hand.remove(card)
         n = len(self.chain) + 1
         unknown = self.mode == "vote" and not known
@@ -518,13 +541,19 @@ class WordBasket(Game):
         if self.mode == "strict" and not words.is_known(r.kana):
             return False
         self.race_n += 1
+        margin = now - lp["at"]
+        # taps closer than both clocks' uncertainty: who was first cannot be told; the best
+        # estimate still wins (seed: only the first card in the basket counts), but no margin
+        tie = margin <= uncertainty_of(now) + lp.get("u", 0.0) and (uncertainty_of(now) + lp.get("u", 0.0)) > 0
         self.race = {
             "n": self.race_n, "field": named, "winner": lp["seat"], "winner_word": lp["word"],
-            "loser": seat, "loser_word": surface, "margin_ms": max(0, round((now - lp["at"]) * 1000)),
+            "loser": seat, "loser_word": surface, "margin_ms": max(0, round(margin * 1000)),
+            "tie": tie,
         }
         self._event("race", **{k: v for k, v in self.race.items() if k != "n"})
-        self._keep("race", -self.race["margin_ms"], ms=self.race["margin_ms"], winner_seat=lp["seat"],
-                   word=lp["word"], loser_seat=seat, loser_word=surface)
+        if not tie:
+            self._keep("race", -self.race["margin_ms"], ms=self.race["margin_ms"], winner_seat=lp["seat"],
+                       word=lp["word"], loser_seat=seat, loser_word=surface)
         return True
 
     def _do_reset(self, seat: str, action: dict, now: float) -> None:
@@ -888,6 +917,15 @@ class WordBasket(Game):
         """The rules in use of this game, from its own state."""
         return self._facts(self.players, self.mode, self.handicaps, self.reach_window, self.vote_seconds)
 
+    @classmethod
+    def howto_count_facts(cls, count: int, options: dict) -> list[dict]:
+        """What a challenged word comes to at this table size (none in strict mode, where nobody
+        challenges): :func:`outvoted` decides it with the game's own :class:`~.vote.TableVote`.
+        See :meth:`Game.howto_count_facts`."""
+        if options.get("word_mode", cls.OPTIONS["properties"]["word_mode"]["default"]) == "strict":
+            return []
+        return [msg("word_basket.howto.c.vote_many" if outvoted(count) else "word_basket.howto.c.vote_two")]
+
     @staticmethod
     def _facts(players: list[str], mode: str, handicaps: dict, reach: float, vote: float) -> list[dict]:
         out = [msg("word_basket.howto.v.mode", mode={"key": f"word_basket.word_mode.{mode}"})]
@@ -931,7 +969,7 @@ class WordBasket(Game):
              "vote": None | {"id", "by", "seat", "chain", ...TableVote.view()},
              "pending_win": None | {"seat", "until", "needs": ["reach"?, "word"?]},
              "race": None | {"n", "field", "winner", "winner_word", "loser", "loser_word",
-                             "margin_ms"},
+                             "margin_ms", "tie"},  # tie: closer than the clocks can tell
              "events": [{"n", "kind", ...}],  # last 8: start, play, reach, race, reset,
                         # reshuffle, penalty, challenge, vote_result, win_pending, won, left
              "winner": seat|None,

@@ -34,7 +34,7 @@ def strip(g: "WordBasket") -> dict | None:
     if g.phase == "vote" and g.vote_info:
         step = "vote"
         params["word_seat"] = g.vote_info["seat"]
-    elif g.phase == "win_pending" and g.pending_win:
+    elif g.stage == "win_pending":  # the reach countdown (the phase reads "play" meanwhile)
         step = "win_pending"
         params["winner_seat"] = g.pending_win["seat"]
     elif reached:
@@ -64,7 +64,7 @@ def tip(g: "WordBasket", seat: str) -> dict | None:
         name = "challenge"
     elif any(s != seat and len(g.hands.get(s, ())) == 1 and not g.reach.get(s) for s in g.players):
         name = "point_out"
-    elif g.phase == "play" and hand:
+    elif g.stage == "play" and hand:
         name = "play"
     else:
         return None
@@ -85,8 +85,10 @@ def guide(g: "WordBasket", seat: str | None) -> dict:
         return {"now": msg(P + "guide.vote_wait")}
     if len(hand) == 1 and not g.reach.get(seat):
         return {"now": msg(P + "guide.reach")}
-    if g.phase == "win_pending" and g.pending_win and g.pending_win["seat"] == seat:
-        return {"now": msg(P + "guide.win_pending")}
+    if g.stage == "win_pending":  # the reach countdown: plays wait, objections are open
+        if g.pending_win["seat"] == seat:
+            return {"now": msg(P + "guide.win_pending")}
+        return {"now": msg(P + "guide.win_pending_other", winner_seat=g.pending_win["seat"])}
     field = _field(g)
     if not field:
         return {"now": msg(P + "guide.play_any")}

@@ -14,11 +14,47 @@ const PH = (() => {
   document.documentElement.lang = lang; /* a phone that chose English keeps lang="en" after a reload */
 
   function t(key, p) {
-    const s = (catalogues[lang] && catalogues[lang][key]) || catalogues.en[key] || key;
+    const own = catalogues[lang] && catalogues[lang][key];
+    const s = plurals(own ? lang : "en", own || catalogues.en[key] || key, p);
     /* a placeholder the template follows with さん ({name}さん) takes none after a name that
        already ends in an honorific (「ゆうきさん」 stays 「ゆうきさん」, never 「ゆうきさんさん」) */
     return s.replace(/\{(\w+)\}(さん)?/g, (m, k, san, at) => (p && k in p
       ? nested(s, at, String(p[k])) + (san && !honored(p[k]) ? san : "") : m));
+  }
+  /* A number that decides a word's form: {count, plural, one {# card} other {# cards}} (the
+     subset of ICU MessageFormat partyhost/i18n.py's plurals() reads: "=N" first, then the
+     language's CLDR category from the browser's Intl.PluralRules, then "other"; # is the number).
+     A block whose number is missing keeps "other" with {count} for #. */
+  const pluralRules = {};
+  function plurals(language, s, p) {
+    const start = /\{(\w+), *plural, */g;
+    let out = "", i = 0, m;
+    while ((m = start.exec(s))) {
+      let depth = 1, j = start.lastIndex;
+      while (depth && j < s.length) { if (s[j] === "{") depth++; else if (s[j] === "}") depth--; j++; }
+      const body = s.slice(start.lastIndex, j - 1), branches = {};
+      const sel = /\s*(=\d+|zero|one|two|few|many|other)\s*\{/y;
+      for (let k = 0; k < body.length && body.slice(k).trim();) {
+        sel.lastIndex = k;
+        const b = sel.exec(body);
+        if (!b) break;
+        let d = 1, e = sel.lastIndex;
+        while (d && e < body.length) { if (body[e] === "{") d++; else if (body[e] === "}") d--; e++; }
+        branches[b[1]] = body.slice(sel.lastIndex, e - 1);
+        k = e;
+      }
+      const v = p ? p[m[1]] : undefined;
+      const n = typeof v === "number" ? v : typeof v === "string" && /^\d+(\.\d+)?$/.test(v) ? Number(v) : null;
+      let text = branches.other || "";
+      if (n !== null) {
+        if (!pluralRules[language]) { try { pluralRules[language] = new Intl.PluralRules(language); } catch (e) { pluralRules[language] = { select: () => "other" }; } }
+        text = branches["=" + n] != null ? branches["=" + n] : branches[pluralRules[language].select(n)] != null ? branches[pluralRules[language].select(n)] : text;
+      }
+      out += s.slice(i, m.index) + text.replace(/#/g, n !== null ? String(n) : "{" + m[1] + "}");
+      i = j;
+      start.lastIndex = j;
+    }
+    return out + s.slice(i);
   }
   /* Japanese honorifics a typed name may already end with; the same list as partyhost/i18n.py's
      HONORIFICS */
@@ -58,12 +94,21 @@ const PH = (() => {
 
   function connect(asRole) {
     role = asRole;
+    /* Back within 2 s of a Wi-Fi outage's end (issue 26, measured in tests/test_netlab_play.py):
+       the server's 2 s / 4 s heartbeat makes a dead link known within 6 s; then a new attempt
+       after 0.25 s and every 0.4 s (±30 %), each given up after 1 s (a SYN lost while the link is
+       down is retried by the phone's TCP only after 1 s and then 2 s more: a fresh attempt is
+       sooner). Chromium in the lab: back 0.8-1.4 s after the link returned (with 0.5 s / 1.5 s
+       per attempt 1.2-2.2 s; with the old 3 s / 20 s and a 10/20 s heartbeat, 5 s). */
     socket = io({
       auth: (cb) => cb({ role, token: store.get("token"), lang, key: params.get("key") || undefined }),
-      reconnectionDelay: 500,
-      reconnectionDelayMax: 3000,
+      reconnectionDelay: 250,
+      reconnectionDelayMax: 400,
+      randomizationFactor: 0.3,
+      timeout: 1000,
     });
-    socket.on("connect", () => fire("conn", true));
+    socket.on("connect", () => { clock.reset(); clock.start(8); fire("conn", true); });
+    socket.on("synced", (a) => clock.answer(a));
     socket.on("disconnect", () => {
       /* an answer lost with the connection never comes: every request still waiting is
          answered "offline" (no toast: the badge says so), so no button stays held */
@@ -103,7 +148,7 @@ const PH = (() => {
       if (e.key === "ph.token" && e.newValue && socket) { socket.disconnect(); socket.connect(); }
     });
     /* Reconnect at once when the page comes back (unlocked, another app left, Wi-Fi back)
-       instead of waiting out the back-off timer (up to 4.5 s, and taps are refused meanwhile).
+       instead of waiting out the back-off timer (up to 0.52 s, and taps are refused meanwhile).
        Only the client's public API: `socket.active` (false once the server let the socket go:
        no automatic reconnection), the engine's documented `readyState` (an attempt is under
        way while it is "opening", or "open" with the namespace still connecting: leave it alone,
@@ -151,14 +196,59 @@ const PH = (() => {
       socket.emit(kind, msg);
     });
   }
-  /* The server's game clock now, estimated from the last state (its "now" plus the local time
-     since it arrived). Sent with each action as "at", so a tap held up by a Wi-Fi stall is
-     refused instead of played seconds later. */
+  /* Clock sync (issue 26, partyhost/clocksync.py; pyclient.ClockPinger is the same in Python):
+     "sync" pings, each answer a sample of the host clock on this phone's clock, the one with the
+     smallest round trip in the last 16 kept. During a burst each answer is echoed at once by the
+     next ping, so the host measures the round trip on its own clock (it bounds how early a tap
+     may be dated). A burst of 8 on every (re)connect, then a short one every 10 s. */
+  const clock = {
+    samples: [], n: 0, burst: 0, sent: new Map(), lag: 0, timer: null,
+    now: () => Date.now() / 1000, /* wall clock: it keeps running while a phone sleeps */
+    reset() { this.samples = []; this.sent.clear(); },
+    start(burst) {
+      this.burst = burst;
+      this.ping(null);
+      clearInterval(this.timer);
+      this.timer = setInterval(() => { if (socket && socket.connected) this.start(1); }, 10000);
+    },
+    ping(echo) {
+      const n = ++this.n, c = this.now();
+      this.sent.set(n, c);
+      if (this.sent.size > 16) this.sent.delete(this.sent.keys().next().value);
+      socket.emit("sync", echo === null ? { n, c } : { n, c, echo });
+    },
+    answer(a) {
+      const t3 = this.now();
+      if (!a || typeof a.s !== "number") return;
+      const t0 = this.sent.get(a.n);
+      this.sent.delete(a.n);
+      if (t0 !== undefined && t3 >= t0 && t3 - t0 <= 1) {
+        this.samples.push({ rtt: t3 - t0, offset: (t0 + t3) / 2 - a.s });
+        if (this.samples.length > 16) this.samples.shift();
+        this.lag = a.g;
+      }
+      if (this.burst > 0) { this.burst--; this.ping(a.s); }
+    },
+    /* this phone's clock less the host's, from the min-RTT sample (null before one) */
+    offset() {
+      if (!this.samples.length) return null;
+      return this.samples.reduce((b, x) => (x.rtt < b.rtt ? x : b)).offset;
+    },
+  };
+  /* The server's game clock now: from clock sync, else from the last state (its "now" plus the
+     local time since it arrived, late by that state's trip). Sent with each action as "at", so a
+     tap held up by a Wi-Fi stall is refused instead of played seconds later. */
   function serverNow() {
+    const offset = clock.offset();
+    if (offset !== null) return clock.now() - offset - clock.lag;
     return last ? last.now + (Date.now() - last.receivedAt) / 1000 : 0;
   }
+  /* "tc": this phone's clock at the tap; the host maps it through its own estimate of this
+     phone's clock and orders racing moves by it (docs/fair_first_card.md). */
   function act(action) {
-    return send("act", Object.assign({ game: last ? last.party.serial : 0, at: serverNow() }, action));
+    const stamps = { game: last ? last.party.serial : 0, at: serverNow() };
+    if (clock.offset() !== null) stamps.tc = clock.now();
+    return send("act", Object.assign(stamps, action));
   }
   /* Game-changing host buttons name the game they were pressed for ("serial"). */
   const SERIAL_OPS = ["start", "restart", "again", "end", "pause", "resume", "game"];
@@ -371,18 +461,71 @@ const PH = (() => {
         <button data-host="end" data-testid="end">${esc(t("host.end"))}</button></div>${extra || ""}` : ""}</div>`;
   }
 
+  /**
+   * Ask a yes/no question in the page (issue 27: the browser's confirm() box was not ours: its
+   * words, its look, and a kiosk TV or a phone may block it). A modal ``<dialog>`` (the
+   * browser's own: focus stays inside, the page behind is inert), labelled by its question;
+   * focus starts on the safe answer; Escape or "Cancel" says no. Buttons at least 44 px high.
+   *
+   * @param {{title: string, body?: string, ok: string, cancel?: string, danger?: boolean}} q -
+   *   texts already in the page's language (``cancel`` defaults to ``common.cancel``)
+   * @returns {Promise<boolean>} true for ``ok``, false for cancel, Escape or another question
+   */
+  let asking = null; /* the open question's "say no" (one at a time) */
+  function ask(q) {
+    if (asking) asking();
+    return new Promise((resolve) => {
+      const before = document.activeElement;
+      const d = document.createElement("dialog");
+      d.className = "ask";
+      d.setAttribute("role", "dialog");
+      d.setAttribute("aria-modal", "true");
+      d.setAttribute("aria-labelledby", "ask-title");
+      if (q.body) d.setAttribute("aria-describedby", "ask-body");
+      d.dataset.testid = "ask";
+      d.innerHTML = `<h2 id="ask-title">${esc(q.title)}</h2>${q.body ? `<p id="ask-body">${esc(q.body)}</p>` : ""}
+        <div class="ask-row"><button type="button" data-ask="no" data-testid="ask-no">${esc(q.cancel || t("common.cancel"))}</button>
+        <button type="button" class="${q.danger ? "danger-fill" : "primary"}" data-ask="yes" data-testid="ask-yes">${esc(q.ok)}</button></div>`;
+      let done = false;
+      const finish = (yes) => {
+        if (done) return;
+        done = true;
+        asking = null;
+        if (d.open) d.close();
+        d.remove();
+        if (before && before.isConnected && typeof before.focus === "function") before.focus();
+        resolve(yes);
+      };
+      asking = () => finish(false);
+      d.addEventListener("cancel", (e) => { e.preventDefault(); finish(false); }); /* Escape */
+      d.addEventListener("click", (e) => {
+        const b = e.target instanceof Element ? e.target.closest("[data-ask]") : null;
+        if (b) finish(b.dataset.ask === "yes");
+      });
+      document.body.appendChild(d);
+      if (typeof d.showModal === "function") d.showModal(); else d.setAttribute("open", "");
+      d.querySelector("[data-ask=no]").focus();
+    });
+  }
+
   /* Host controls in any part of a page (TV or host phone): data-host buttons (disabled once
      pressed, so a double press sends once), kick, promote, game choice, the QR address. */
   function wireHost(root, s) {
     root.querySelectorAll("[data-host]").forEach((b) => {
       guard(b, () => {
-        if (b.dataset.host === "end" && !s.party.over && !confirm(t("host.end_confirm"))) return null;
+        if (b.dataset.host === "end" && !s.party.over) {
+          /* the group stays disabled while the question is open; "no" sends nothing */
+          return ask({ title: t("host.end_confirm"), body: t("host.end_note"), ok: t("host.end"), danger: true })
+            .then((yes) => (yes ? PH.host("end") : null));
+        }
         return PH.host(b.dataset.host);
       }, { key: "host:" + b.dataset.host });
     });
     root.querySelectorAll("[data-kick]").forEach((b) => {
       b.onclick = () => {
-        if (confirm(t("roster.kick_confirm", { name: PH.nameOf(s, b.dataset.kick) }))) PH.host("kick", { seat: b.dataset.kick });
+        const seat = b.dataset.kick;
+        ask({ title: t("roster.kick_confirm", { name: PH.nameOf(s, seat) }), ok: t("roster.kick"), danger: true })
+          .then((yes) => { if (yes) PH.host("kick", { seat }); });
       };
     });
     root.querySelectorAll("[data-promote]").forEach((b) => { b.onclick = () => PH.host("promote", { seat: b.dataset.promote }); });
@@ -397,6 +540,53 @@ const PH = (() => {
     if (root.dataset.game !== s.party.game_key) { root.dataset.game = s.party.game_key; root.innerHTML = ""; }
     if (game && game.lobby) game.lobby(root, s);
     else root.innerHTML = "";
+  }
+  /* The one-line explanation under a lobby option (issue 27: victory tiles, the quick players,
+     the handicaps, the timer were never explained): the catalogue's <game>.opt_help.<name>, or
+     ``key`` when the game already has its own words for it. Drawn on the TV and the host's phone. */
+  function optHelp(game, name, key, label) {
+    const k = key || `${game}.opt_help.${name}`;
+    return t(k) === k ? "" : `<small class="opt-help" data-testid="opt-help-${esc(name)}" data-option="${esc(name)}"${
+      label ? ` data-label="${esc(t(label))}"` : ""}>${esc(t(k))}</small>`;
+  }
+  /* The TV's side column has no room for a line under every option beside nine names: there
+     the explanations take turns in one line under the options (``line``), each with its option's
+     name, HELP_MS each; an option the host just changed is explained at once. */
+  const HELP_MS = 9000;
+  const helpLine = { timer: null, at: 0, sig: "", options: "", line: null, root: null };
+  function helpItems() {
+    return helpLine.root ? [...helpLine.root.querySelectorAll(".opt-help")].filter((el) => !el.closest("[hidden]")) : [];
+  }
+  function showHelp(name) {
+    const line = helpLine.line, items = helpItems();
+    clearTimeout(helpLine.timer);
+    if (!line || !line.isConnected) return;
+    if (name) { const i = items.findIndex((el) => el.dataset.option === name); if (i >= 0) helpLine.at = i; }
+    if (!items.length) { line.hidden = true; line.innerHTML = ""; return; }
+    const el = items[helpLine.at % items.length];
+    line.hidden = false;
+    line.dataset.option = el.dataset.option;
+    line.innerHTML = `${el.dataset.label ? `<b>${esc(t("list.label", { label: el.dataset.label }))}</b>` : ""}${esc(el.textContent)}`;
+    if (items.length > 1) helpLine.timer = setTimeout(() => { helpLine.at = (helpLine.at + 1) % items.length; showHelp(); }, HELP_MS);
+  }
+  function optHelpLine(line, root, s) {
+    helpLine.line = line; helpLine.root = root;
+    const items = helpItems();
+    const sig = [PH.lang, s.party.game_key, ...items.map((el) => el.dataset.option + el.textContent)].join("|");
+    /* the options with the schema's defaults filled in, so a default stored or left out is no change */
+    const info = (s.party.games || []).find((g) => g.key === s.party.game_key);
+    const props = (info && info.options && info.options.properties) || {};
+    const now = {};
+    for (const k of Object.keys(props)) if ("default" in props[k]) now[k] = props[k].default;
+    Object.assign(now, s.party.options || {});
+    const before = helpLine.options ? JSON.parse(helpLine.options) : null;
+    helpLine.options = JSON.stringify(now);
+    const changed = before && sig.startsWith(PH.lang + "|" + s.party.game_key + "|")
+      ? Object.keys(now).find((k) => JSON.stringify(before[k]) !== JSON.stringify(now[k])) : null;
+    if (sig === helpLine.sig && !changed) return;
+    if (!helpLine.sig.startsWith(PH.lang + "|" + s.party.game_key + "|")) helpLine.at = 0;
+    helpLine.sig = sig;
+    showHelp(changed || null);
   }
   /* Host only: store new lobby options for the chosen game (checked against its OPTIONS schema). */
   /* Host only: an in-game host move (the game's HOST_ACTIONS), e.g. overruling a table vote. */
@@ -620,7 +810,8 @@ const PH = (() => {
    *
    * @param {Element|Iterable<Element>} buttons - the group (missing elements are skipped)
    * @param {function(Element): ?Promise<object>} send - sends for the tapped button; return
-   *   null/undefined to send nothing (a confirm() said no, nothing to send yet)
+   *   null/undefined to send nothing (nothing to send yet); a promise that resolves to null
+   *   (PH.ask said no) releases the group
    * @param {{key?: string}=} opts - `key`: a name shared by the groups of one request
    * @returns {function(Element=): Promise<?object>} `run(button)`: the same as a tap on `button`
    *   (for Enter in a field); resolves with the answer, or null when nothing was sent
@@ -774,8 +965,8 @@ const PH = (() => {
   }
 
   return {
-    t, honored, esc, uid, on, connect, send, act, host, toast, buzz, beep, wake, store, nameOf, list, people, colorOf, markOf, shapeOf, refresh, pausedHtml, wireHost,
-    lobbyOptions, setOptions, hostAct,
+    t, honored, esc, uid, on, connect, send, act, host, toast, ask, buzz, beep, wake, store, nameOf, list, people, colorOf, markOf, shapeOf, refresh, pausedHtml, wireHost,
+    lobbyOptions, optHelp, optHelpLine, showHelp, setOptions, hostAct,
     mount, patch, react, guard, countdown, voteBox,
     langButton, get lang() { return lang; }, get last() { return last; }, get socket() { return socket; },
     get connected() { return !!(socket && socket.connected); }, serverNow, keepInView,

@@ -57,8 +57,9 @@
     return s && s.game && s.game.guide ? text(s.game.guide.now, s) : "";
   }
 
+  /* on from the first step to the end screen (issue 27: it stopped after the first round) */
   function running(s) {
-    return !!(s && s.party.phase === "game" && s.game && s.game.coach && !s.party.over);
+    return !!(s && s.party.phase === "game" && s.game && s.game.coach);
   }
 
   /* ----- TV: a strip between the top bar and the game, taking its room from the page; the
@@ -82,12 +83,19 @@
        not tell the table the outcome before the screen shows it */
     const hold = strip && PH.coachHold && PH.coachHold[s.party.game_key];
     if (hold && el.dataset.html && hold(s)) return;
-    if (!strip) { el.hidden = true; el.innerHTML = ""; el.dataset.html = ""; delete el.dataset.step; return; }
-    el.hidden = false;
-    el.dataset.step = strip.step;
-    const html = `<p class="coach-now" data-testid="coach-now"><b>${esc(t("coach.now"))}</b>${esc(text(strip.now, s))}</p>
-      <p class="coach-next" data-testid="coach-next"><b>${esc(t("coach.next"))}</b>${esc(text(strip.next, s))}</p>`;
-    if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
+    const before = el.offsetHeight;
+    if (!strip) { el.hidden = true; el.innerHTML = ""; el.dataset.html = ""; delete el.dataset.step; }
+    else {
+      el.hidden = false;
+      el.dataset.step = strip.step;
+      const html = `<p class="coach-now" data-testid="coach-now"><b>${esc(t("coach.now"))}</b>${esc(text(strip.now, s))}</p>
+        <p class="coach-next" data-testid="coach-next"><b>${esc(t("coach.next"))}</b>${esc(text(strip.next, s))}</p>`;
+      if (el.dataset.html !== html) { el.dataset.html = html; el.innerHTML = html; }
+    }
+    /* the strip takes its room from the game, which the page drew (and fitted to the screen)
+       before it: when the strip's height changed, the page draws the state again in the room
+       now left (once: the same state draws the same strip) */
+    if (el.offsetHeight !== before) queueMicrotask(PH.refresh);
   }
 
   /* ----- phone: the tip for this seat's role, each one shown once ----- */
@@ -133,21 +141,19 @@
       current = tip.id;
       markSeen(s, tip.id); /* shown once: after a reload or when it goes away, it does not come back */
     }
-    const spectating = s.me && !s.me.playing;
-    const strip = spectating && coach.strip ? coach.strip : null;
     const parts = [];
+    /* the seat's own "what to do now", on every step while the coach is on; a tip on screen
+       (each shows once) says it for that moment, so the line steps aside for it */
+    if (coach.line && !(current && tip)) {
+      parts.push(`<p class="coach-line" data-testid="coach-line"><b>${esc(t("coach.now"))}</b>${esc(text(coach.line, s))}</p>`);
+    }
     if (current && tip) {
       parts.push(`<div class="coach-tip" data-testid="coach-tip" data-tip="${esc(tip.id)}" role="status">
         <span class="coach-badge">${esc(t("coach.tip_label"))}</span>
         <p>${esc(text(tip, s))}</p>
         <button class="coach-ok" type="button" data-coach-ok data-testid="coach-ok">${esc(t("coach.ok"))}</button></div>`);
     }
-    if (strip) {
-      parts.push(`<div class="coach-tip watch" data-testid="coach-watch" data-step="${esc(strip.step)}">
-        <span class="coach-badge">${esc(t("coach.title"))}</span>
-        <p><b>${esc(t("coach.now"))}</b> ${esc(text(strip.now, s))}</p></div>`);
-    }
-    if (s.host) {
+    if (s.host && !s.party.over) {
       parts.push(`<button class="coach-skip" type="button" data-coach-skip data-testid="coach-skip">${esc(t("coach.skip"))}</button>`);
     }
     const html = parts.join("");

@@ -29,11 +29,16 @@
   }
   function lobbyOptions(s) {
     const o = s.party.options || {};
-    return { teams: Object.assign({}, o.teams || {}), timer: !!o.timer, lang: o.lang || "ja", uneven: !!o.uneven };
+    return { teams: Object.assign({}, o.teams || {}), timer: !!o.timer, lang: o.lang || "auto", uneven: !!o.uneven };
   }
   function lobby(root, s) {
     const opts = lobbyOptions(s);
-    const seats = s.party.roster.map((r) => r.seat);
+    /* the seats that would play: with more seats than 8 the rest watch, so they are on no team
+       (the server's Party.howto lists them as would_play seats them) */
+    const all = s.party.roster.map((r) => r.seat);
+    const h = s.party.howto;
+    const seats = h && h.game === "decrypto" && Array.isArray(h.seats) && h.seats.length ? all.filter((x) => h.seats.includes(x)) : all;
+    const watching = all.filter((x) => !seats.includes(x));
     const teams = balance(seats, opts.teams);
     const three = seats.length === 3;
     /* teams two or more apart (7 against 2): the larger one lists its names in two columns and
@@ -43,19 +48,27 @@
         <h3>${esc(teamName(team))} <small>${teams[team].length}</small></h3>
         <ul>${teams[team].map((seat) => `<li>${s.host
           ? `<button class="dc-move" data-move="${esc(seat)}" data-testid="move-${esc(seat)}"><span>${esc(name(s, seat))}</span> <i>${team === "white" ? "→" : "←"}</i></button>`
-          : esc(name(s, seat))}${TEAMS.includes(opts.teams[seat]) ? "" : ` <span class="auto">${esc(t("decrypto.lobby.auto"))}</span>`}</li>`).join("")}</ul></div>`;
+          : esc(name(s, seat))}${TEAMS.includes(opts.teams[seat]) ? "" : ` <span class="auto">${esc(t("decrypto.lobby.auto"))}</span>`}</li>`).join("")}</ul>${
+        /* who watches, under the shorter list (black on a tie): in the room a fifth row took; the
+           label always shows, a long name ends in … as on the team lists */
+        watching.length && team === (teams.black.length <= teams.white.length ? "black" : "white")
+          ? `<p class="small dc-watching" data-testid="lobby-watching"><span class="label">${esc(t("list.label", { label: t("decrypto.lobby.watching") }))}</span><span class="who">${esc(names(s, watching))}</span></p>` : ""}</div>`;
+    /* each option's one-line explanation, for the host (the TV and the host's phone) */
+    const help = (name, label) => (s.host ? PH.optHelp("decrypto", name, null, label) : "");
     const html = `<div class="dc-lobby">
       <h2>${esc(t("decrypto.lobby.teams"))}</h2>
       <p class="small">${esc(t(three ? "decrypto.lobby.three" : s.host ? "decrypto.lobby.hint_host" : "decrypto.lobby.hint"))}</p>
       <div class="dc-lobby-teams${lean ? " lean-" + lean : ""}">${col("white")}${col("black")}</div>
       ${s.host ? `<div class="row"><button data-testid="shuffle-teams" data-shuffle="1">${esc(t("decrypto.lobby.shuffle"))}</button></div>` : ""}
       <div class="dc-lobby-opts">
-        <label><input type="checkbox" data-testid="dc-timer" data-opt="timer" ${opts.timer ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("decrypto.lobby.timer"))}</label>
-        ${!three && (Math.abs(teams.white.length - teams.black.length) > 1 || opts.uneven) ? `<label><input type="checkbox" data-testid="dc-uneven" data-opt="uneven" ${opts.uneven ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("decrypto.lobby.uneven"))}</label>` : ""}
-        <label>${esc(t("decrypto.lobby.lang"))}
+        <div class="opt"><label><input type="checkbox" data-testid="dc-timer" data-opt="timer" ${opts.timer ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("decrypto.lobby.timer"))}</label>${help("timer", "decrypto.lobby.timer")}</div>
+        ${!three && (Math.abs(teams.white.length - teams.black.length) > 1 || opts.uneven) ? `<div class="opt"><label><input type="checkbox" data-testid="dc-uneven" data-opt="uneven" ${opts.uneven ? "checked" : ""} ${s.host ? "" : "disabled"}> ${esc(t("decrypto.lobby.uneven"))}</label>${help("uneven", "decrypto.lobby.uneven")}</div>` : ""}
+        <div class="opt"><label>${esc(t("decrypto.lobby.lang"))}
           <select data-testid="dc-lang" data-opt="lang" ${s.host ? "" : "disabled"}>
-            ${["ja", "en"].map((l) => `<option value="${l}" ${opts.lang === l ? "selected" : ""}>${esc(t("decrypto.lang." + l))}</option>`).join("")}
-          </select></label>
+            ${["auto", "ja", "en"].map((l) => `<option value="${l}" ${opts.lang === l ? "selected" : ""}>${esc(l === "auto"
+              /* the language most seated phones use (the server's Party.table_lang) */
+              ? t("deck.auto", { lang: t("decrypto.lang." + (s.party.table_lang || "ja")) }) : t("decrypto.lang." + l))}</option>`).join("")}
+          </select></label>${help("lang", "decrypto.lobby.lang")}</div>
       </div></div>`;
     if (s.host) PH.patch(root, html, wireLobby);
     else PH.patch(root, html);
@@ -141,16 +154,20 @@
      revealed code gave it, tagged with its round; the team's own phones see the keywords. */
   function sheetHtml(g, team, keywords, extraClass) {
     const mine = (extraClass || "").includes("mine") && g.phase !== "over";
+    /* the encryptor's own keywords hide with the code once the clues are sent: the slots say so
+       (issue 27: they showed empty, under a note about "the four words above") */
+    const hidden = mine && !keywords && g.my_keywords && g.my_keywords.length;
     const cols = [[], [], [], []];
     const entries = g.sheet[team] || [];
     for (const e of entries) e.code.forEach((d, i) => cols[d - 1].push({ round: e.round, clue: e.clues[i] }));
     const codes = entries.map((e) => `<span class="${e.miscommunicated ? "mis" : ""} ${e.intercepted ? "int" : ""}">${e.round}: <b>${codeText(e.code)}</b></span>`).join("");
     return `<section class="dc-sheet team-${team} ${extraClass || ""}" data-testid="sheet-${team}">
-      <h3>${esc(t("decrypto.sheet_of", { team: teamName(team) }))}${mine ? ` <small>${esc(t("decrypto.sheet_yours"))}</small>` : ""}</h3>
+      <h3>${esc(t("decrypto.sheet_of", { team: teamName(team) }))}${mine ? ` <small data-testid="sheet-note">${esc(t(hidden ? "decrypto.sheet_hidden" : "decrypto.sheet_yours"))}</small>` : ""}</h3>
       <div class="cols">${cols.map((c, i) => `<div class="col" data-testid="sheet-${team}-${i + 1}">
-        <div class="kw"><b>${i + 1}</b>${keywords && keywords[i] ? `<span data-testid="sheet-kw-${i + 1}">${esc(keywords[i])}</span>` : ""}</div>
+        <div class="kw"><b>${i + 1}</b>${keywords && keywords[i] ? `<span data-testid="sheet-kw-${i + 1}">${esc(keywords[i])}</span>`
+          : hidden ? `<span class="kw-hidden" data-testid="sheet-hidden-kw">${esc(t("decrypto.sheet_kw_hidden"))}</span>` : ""}</div>
         <ol>${c.map((x) => `<li><i>${x.round}</i>${x.clue ? esc(x.clue) : `<span class="blank">${esc(t("decrypto.blank"))}</span>`}</li>`).join("")}</ol></div>`).join("")}</div>
-      ${codes ? `<p class="codes">${esc(t("decrypto.codes"))} ${codes}</p>` : ""}
+      ${codes ? `<p class="codes">${esc(t("decrypto.codes"))} ${codes}</p>` : `<p class="small sheet-empty" data-testid="sheet-empty">${esc(t("decrypto.sheet_empty"))}</p>`}
     </section>`;
   }
 
@@ -680,7 +697,16 @@
     const sheets = sc.part("sheets");
     fitText(sheets, sheets, 8);
     const stage = sc.part("stage");
+    const rule = sc.part("head").querySelector(".dc-rule");
+    if (rule) rule.hidden = false;
     fitText(stage, stage.firstElementChild, 9);
+    /* a late round with the coach's strip on (issue 27): the reveal at its smallest still does
+       not fit, so the rule line (the strip teaches meanwhile) gives its room to the stage */
+    const strip = document.getElementById("coach-strip");
+    if (rule && strip && !strip.hidden && stage.firstElementChild && stage.firstElementChild.scrollHeight > stage.clientHeight + 1) {
+      rule.hidden = true;
+      fitText(stage, stage.firstElementChild, 9);
+    }
   }
 
 

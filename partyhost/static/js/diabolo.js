@@ -474,13 +474,15 @@
     }
     /* the controls are built once per roster (and language); their values follow the options
        below, except the one being edited */
-    PH.mount(root, "diabolo-options:" + JSON.stringify(s.party.roster.map((r) => [r.seat, r.name])), `<div class="dia-opts" data-testid="dia-options">
-        <label>${esc(t("diabolo.opt.lang"))} <select data-opt="lang" data-testid="opt-lang"><option value="de">${esc(t("diabolo.opt.de"))}</option><option value="en">${esc(t("diabolo.opt.en"))}</option></select></label>
-        <label>${esc(t("diabolo.opt.interval"))} <input type="number" min="1" max="20" step="1" data-opt="interval" data-testid="opt-interval"></label>
-        <label>${esc(t("diabolo.opt.end_seconds"))} <input type="number" min="5" max="120" step="1" data-opt="end_seconds"></label>
-        <label class="check"><input type="checkbox" data-opt="victory_tiles" data-testid="opt-tiles"> ${esc(t("diabolo.opt.victory_tiles"))}</label>
-        <label class="tiles-only">${esc(t("diabolo.opt.tile_handicap"))} <input type="number" min="0" max="30" step="1" data-opt="tile_handicap"></label>
-        ${s.party.roster.length ? `<fieldset><legend>${esc(t("diabolo.opt.handicap"))}</legend>${s.party.roster.map((r) => `<label class="check"><input type="checkbox" data-handicap="${esc(r.seat)}"> ${esc(r.name)}</label>`).join("")}</fieldset>` : ""}
+    /* each option with its one-line explanation under it (the TV and the host's phone) */
+    const help = (name, label) => PH.optHelp("diabolo", name, null, label);
+    PH.mount(root, "diabolo-options:" + PH.lang + JSON.stringify(s.party.roster.map((r) => [r.seat, r.name])), `<div class="dia-opts" data-testid="dia-options">
+        <div class="opt"><label>${esc(t("diabolo.opt.lang"))} <select data-opt="lang" data-testid="opt-lang"><option value="de">${esc(t("diabolo.opt.de"))}</option><option value="en">${esc(t("diabolo.opt.en"))}</option></select></label>${help("lang", "diabolo.opt.lang")}</div>
+        <div class="opt"><label>${esc(t("diabolo.opt.interval"))} <input type="number" min="1" max="20" step="1" data-opt="interval" data-testid="opt-interval"></label>${help("interval", "diabolo.opt.interval_label")}</div>
+        <div class="opt"><label>${esc(t("diabolo.opt.end_seconds"))} <input type="number" min="5" max="120" step="1" data-opt="end_seconds"></label>${help("end_seconds", "diabolo.opt.end_seconds")}</div>
+        <div class="opt"><label class="check"><input type="checkbox" data-opt="victory_tiles" data-testid="opt-tiles"> ${esc(t("diabolo.opt.victory_tiles"))}</label>${help("victory_tiles", "diabolo.opt.victory_tiles")}</div>
+        <div class="opt tiles-only"><label>${esc(t("diabolo.opt.tile_handicap"))} <input type="number" min="0" max="30" step="1" data-opt="tile_handicap"></label>${help("tile_handicap", "diabolo.opt.tile_handicap")}</div>
+        ${s.party.roster.length ? `<fieldset><legend>${esc(t("diabolo.opt.handicap"))}</legend>${help("handicap", "diabolo.opt.handicap")}${s.party.roster.map((r) => `<label class="check"><input type="checkbox" data-handicap="${esc(r.seat)}"> ${esc(r.name)}</label>`).join("")}</fieldset>` : ""}
       </div>`, () => {
       const save = () => {
         const next = {};

@@ -58,6 +58,19 @@ PH.howto = (() => {
     return h.lines.map((m) => PH.coach.text(m, s));
   }
 
+  /** Every player count's own rules (the party view's ``howto.counts``: the game's
+   *  ``howto_counts`` on the server), as rows ``{min, max, label, text, now}``; ``now`` marks the
+   *  row of the count that would play (or plays) now, in words too, never by colour alone. */
+  function byCount(s, key) {
+    const h = s.party.howto;
+    if (!h || h.game !== key || !Array.isArray(h.counts)) return [];
+    return h.counts.map((r) => {
+      const label = r.min === r.max ? t("howto.count_one", { count: r.min }) : t("howto.count_range", { min: r.min, max: r.max });
+      const text = r.lines.map((m) => PH.coach.text(m, s)).join(t("howto.sep.facts"));
+      return { min: r.min, max: r.max, label: t("list.label", { label }), text, now: h.count >= r.min && h.count <= r.max };
+    });
+  }
+
   /* ---------------- the worked examples, with each game's own card faces ---------------- */
 
   const card = (cls, inner) => `<span class="${cls}">${inner}</span>`;
@@ -134,6 +147,12 @@ PH.howto = (() => {
     const lines = variants(s, key);
     out.push({ id: "variants", html: `<section class="howto-block b-variants" data-block="variants" data-testid="howto-variants">
       <h3>${esc(t("howto.variants"))}</h3><ul>${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul></section>` });
+    const rows = byCount(s, key);
+    if (rows.length) {
+      out.push({ id: "counts", html: `<section class="howto-block b-counts" data-block="counts" data-testid="howto-counts">
+        <h3>${esc(t("howto.by_count"))}</h3><ul>${rows.map((r) => `<li class="${r.now ? "now" : ""}" data-min="${r.min}" data-max="${r.max}"${r.now ? ' aria-current="true"' : ""}>${
+          `<b>${esc(r.label)}</b>${esc(r.text)}`}${r.now ? `${PH.lang === "ja" ? "" : " "}<strong class="count-now">${esc(t("howto.count_now"))}</strong>` : ""}</li>`).join("")}</ul></section>` });
+    }
     const ex = EXAMPLES[key];
     const caption = key === "diabolo" && diaboloLang(s) === "en" ? "diabolo.howto.example_en" : `${key}.howto.example`;
     if (ex && has(caption)) {
@@ -167,8 +186,11 @@ PH.howto = (() => {
     if (pages.length > 1) panel.timer = setTimeout(() => { if (el.isConnected) showPage(el, panel.page + 1); }, hold ? HOLD_MS : pageMs(pages[panel.page]));
   }
 
-  /* A rules section's text in sentences (after 。 or a full stop), so a page can end mid-section. */
-  const sentences = (text) => text.split(/(?<=[。！？!?])|(?<=\.)\s+/).map((x) => x.trim()).filter(Boolean);
+  /* A rules section's text in sentences, so a page can end mid-section: after 。！？ with its
+     closing quotes or brackets (never inside 「宣言！」。), or after . ! ? (and their closing
+     quotes) followed by a space, but not after "e.g." / "i.e.": a cut inside "Claim!". put a space
+     into the quotation, and a page once began with the "; of 'marked "?"; anyone…'. */
+  const sentences = (text) => text.split(/(?<=[。！？][」』）)"”’]*)(?![」』）)"”’。、！？])|(?<!\b(?:e\.g|i\.e))(?<=[.!?][)"”’]*)\s+/).map((x) => x.trim()).filter(Boolean);
   const sectionHtml = (b, part, first) => `<section class="howto-block b-${b.id}${first ? "" : " cont"}" data-block="${b.id}">${
     `<h3>${esc(first ? b.label : t("howto.cont", { label: b.label }))}</h3>`}<p>${esc(part.join(PH.lang === "ja" ? "" : " "))}</p></section>`;
 

@@ -284,15 +284,19 @@
     const rule = next ? t(next.fresh ? "night.next_rule" : "night.next_rule_played", { count: m.present }) : "";
     return `<div class="momentum ${phone ? "phone" : "tv"}" data-testid="momentum">
       ${m.again ? `<button class="small primary" data-host="again" data-testid="again-game">${esc(t("night.again", { game: t(m.again + ".name") }))}</button>` : ""}
-      ${next ? `<button class="small" data-choose="${esc(next.game)}" data-testid="next-game" title="${esc(rule)}">${esc(t("night.next", { game: t(next.game + ".name") }))}</button>` : ""}
+      ${next ? `<button class="small" data-choose-next="${esc(next.game)}" data-testid="next-game" title="${esc(rule)}">${esc(t("night.next", { game: t(next.game + ".name") }))}</button>` : ""}
       ${m.again ? `<button class="small night-open" data-night-open data-testid="ohiraki">${esc(t("night.open"))}</button>` : ""}
       ${next ? `<p class="rule" data-testid="next-rule">${esc(rule)}</p>` : ""}</div>`;
   }
 
   function wire(root, s) {
     root.querySelectorAll("[data-night-open]").forEach((b) => {
-      b.onclick = () => { if (confirm(t("night.confirm"))) PH.host("ohiraki", { on: true }); };
+      b.onclick = () => PH.ask({ title: t("night.confirm"), ok: t("night.open") })
+        .then((yes) => { if (yes) PH.host("ohiraki", { on: true }); });
     });
+    /* the suggested next game: the host's choice, as a game tile is (its own attribute, so
+       [data-choose=…] names the tile only) */
+    root.querySelectorAll("[data-choose-next]").forEach((b) => { b.onclick = () => PH.host("choose", { game: b.dataset.chooseNext }); });
     root.querySelectorAll("[data-night-back]").forEach((b) => { b.onclick = () => PH.host("ohiraki", { on: false }); });
     root.querySelectorAll("[data-night-save]").forEach((b) => { b.onclick = () => saveImage(root, PH.last || s); });
   }

@@ -31,6 +31,7 @@
    *  Top Ten's rating), else the winners: the game's own word for them (``detail.label``, e.g.
    *  a team) or up to two names (a draw when everyone shares the first place). */
   function resultText(entry) {
+    if (entry.ended) return t("record.ended." + entry.ended); /* ended early: no result, no points */
     const r = entry.result;
     if (!r) return "";
     if (r.coop) return t(r.won ? "record.won_coop" : "record.lost_coop");
@@ -49,8 +50,8 @@
 
   function entryHtml(entry, i) {
     const r = entry.result || {};
-    const cls = r.coop ? (r.won ? "good" : "bad") : "";
-    return `<li class="rec-game" data-testid="record-game" data-game="${esc(entry.game)}" data-serial="${esc(entry.serial)}">
+    const cls = entry.ended ? "early" : r.coop ? (r.won ? "good" : "bad") : "";
+    return `<li class="rec-game${entry.ended ? " ended" : ""}" data-testid="record-game" data-game="${esc(entry.game)}" data-serial="${esc(entry.serial)}">
       <div class="rec-line"><span class="rec-n">${i}</span><strong class="rec-name">${esc(t(entry.game + ".name"))}</strong>
         <span class="rec-time">${esc(durationText(entry.duration))}</span>
         <span class="rec-result ${cls}" data-testid="record-result">${esc(resultText(entry))}</span></div>
@@ -90,13 +91,15 @@
   /** The phone's own line: this player's party score, and how their last game went. */
   function phone(s) {
     if (!s.me || !(s.party.record || []).length) return "";
-    const row = (s.party.scoreboard || []).find((r) => r.seat === s.me.seat);
     const mine = [...s.party.record].reverse().find((e) => e.players.some((p) => p.seat === s.me.seat));
-    if (!row || !mine) return "";
+    if (!mine) return "";
+    /* only games ended early so far: no row on the score yet, 0 points in 0 games */
+    const row = (s.party.scoreboard || []).find((r) => r.seat === s.me.seat) || { points: 0, games: 0 };
     let last = "";
     const r = mine.result;
     const game = t(mine.game + ".name");
-    if (r && r.coop) last = t(r.won ? "record.your_coop_won" : "record.your_coop_lost", { game });
+    if (mine.ended) last = t("record.your_ended", { game });
+    else if (r && r.coop) last = t(r.won ? "record.your_coop_won" : "record.your_coop_lost", { game });
     else if (r && r.places) {
       /* places count the seats ahead (10, 10, 8 → 1st, 1st, 3rd), as the TV's rankings do;
          in a team game (a labelled winner) a place is a team, so the losing team is 2nd */
@@ -106,7 +109,7 @@
       if (place > 0) last = t("record.your_place", { game, place });
     }
     return `<div class="record-mine" data-testid="record-mine"><h2>${esc(t("record.title"))}</h2>
-      <p class="mine-score"><strong>${esc(t("record.you", { points: row.points, games: row.games }))}</strong></p>
+      <p class="mine-score"><strong>${esc(row.games ? t("record.you", { points: row.points, games: row.games }) : t("record.you_none"))}</strong></p>
       ${last ? `<p class="mine-last" data-testid="record-mine-last">${esc(last)}</p>` : ""}</div>`;
   }
 

@@ -129,7 +129,7 @@
   function themeHtml(theme, big) {
     if (!theme) return "";
     return `<div class="tt-theme ${big ? "big" : ""}" data-testid="tt-theme">
-      <div class="tt-title"><span class="tt-mode ${esc(theme.mode)}">${MODE_ICON[theme.mode] || ""} ${esc(t("top_ten.mode." + theme.mode))}</span>
+      <div class="tt-title"><span class="tt-mode ${esc(theme.mode)}">${MODE_ICON[theme.mode] || ""}${esc(t("top_ten.mode." + theme.mode))}</span>
         <h2 data-testid="tt-title">${esc(theme.title)}</h2></div>
       <div class="tt-poles"><div class="pole low"><b>1</b><span data-testid="tt-low">${esc(theme.low)}</span></div>
         <div class="scale" aria-hidden="true"></div>
@@ -366,7 +366,7 @@
           const i = side * 2 + k, th = g.choices[i];
           return `<button type="button" class="tt-choice ${choice.index === i ? "on" : ""}" data-choice="${i}" data-testid="choice-${i}">
             <strong>${esc(th.title)}</strong><span class="poles"><i class="lo">1 ${esc(th.low)}</i><i class="hi">${esc(th.high)} 10</i></span>
-            <em>${MODE_ICON[th.mode] || ""} ${esc(t("top_ten.mode." + th.mode))}</em></button>`;
+            <em>${MODE_ICON[th.mode] || ""}${esc(t("top_ten.mode." + th.mode))}</em></button>`;
         }).join("")}</div>`).join("");
       return `<h3>${esc(t("top_ten.choose_title"))}</h3>${sides}
         <button class="primary big sticky-primary" data-testid="choose" ${choice.index == null ? "disabled" : ""}>${esc(t("top_ten.choose_confirm"))}</button>`;
@@ -483,22 +483,27 @@
   // --- lobby options ---------------------------------------------------------------------------
 
   function lobby(root, s) {
-    const o = Object.assign({ first_captain: "random", rounds: "five", themes: "ja" }, s.party.options || {});
+    const o = Object.assign({ first_captain: "random", rounds: "five", themes: "auto" }, s.party.options || {});
+    /* "auto": the language most seated phones use (the server's Party.table_lang), named here */
+    const autoLabel = t("deck.auto", { lang: t("top_ten.opt.lang." + (s.party.table_lang || "ja")) });
+    const themesLabel = o.themes === "auto" ? autoLabel : t("top_ten.opt.lang." + o.themes);
     const roster = s.party.roster;
     const capName = o.first_captain === "random" ? t("top_ten.opt.random") : PH.nameOf(s, o.first_captain);
     if (!s.host) {
       PH.patch(root, `<p class="tt-opts-line small" data-testid="tt-options">${esc(t("list.label", { label: t("top_ten.opt.first_captain") }))}${esc(capName)} ·
-        ${esc(t("top_ten.opt.rounds." + o.rounds))} · ${esc(t("list.label", { label: t("top_ten.opt.themes") }))}${esc(t("top_ten.opt.lang." + o.themes))}</p>`);
+        ${esc(t("top_ten.opt.rounds." + o.rounds))} · ${esc(t("list.label", { label: t("top_ten.opt.themes") }))}${esc(themesLabel)}</p>`);
       return;
     }
     /* the controls are built once (again when the page's language changes); their values follow
        the options below, except the select being used */
-    PH.mount(root, "top_ten-options", `<div class="tt-opts" data-testid="tt-options" data-lang="${esc(PH.lang)}">
-        <label title="${esc(t("top_ten.opt.first_hint"))}">${esc(t("top_ten.opt.first_captain"))} <select data-opt="first_captain" data-testid="opt-first-captain"></select></label>
-        <label>${esc(t("top_ten.opt.rounds"))} <select data-opt="rounds" data-testid="opt-rounds">
-          <option value="five">${esc(t("top_ten.opt.rounds.five"))}</option><option value="players">${esc(t("top_ten.opt.rounds.players"))}</option></select></label>
-        <label>${esc(t("top_ten.opt.themes"))} <select data-opt="themes" data-testid="opt-themes">
-          <option value="ja">${esc(t("top_ten.opt.lang.ja"))}</option><option value="en">${esc(t("top_ten.opt.lang.en"))}</option></select></label>
+    /* each option with its one-line explanation under it (the TV and the host's phone) */
+    const help = (name, label) => PH.optHelp("top_ten", name, null, label);
+    PH.mount(root, "top_ten-options:" + PH.lang, `<div class="tt-opts" data-testid="tt-options" data-lang="${esc(PH.lang)}">
+        <div class="opt"><label title="${esc(t("top_ten.opt.first_hint"))}">${esc(t("top_ten.opt.first_captain"))} <select data-opt="first_captain" data-testid="opt-first-captain"></select></label>${help("first_captain", "top_ten.opt.first_captain")}</div>
+        <div class="opt"><label>${esc(t("top_ten.opt.rounds"))} <select data-opt="rounds" data-testid="opt-rounds">
+          <option value="five">${esc(t("top_ten.opt.rounds.five"))}</option><option value="players">${esc(t("top_ten.opt.rounds.players"))}</option></select></label>${help("rounds", "top_ten.opt.rounds")}</div>
+        <div class="opt"><label>${esc(t("top_ten.opt.themes"))} <select data-opt="themes" data-testid="opt-themes">
+          <option value="auto" data-testid="opt-themes-auto"></option><option value="ja">${esc(t("top_ten.opt.lang.ja"))}</option><option value="en">${esc(t("top_ten.opt.lang.en"))}</option></select></label>${help("themes", "top_ten.opt.themes")}</div>
       </div>`, () => {
       root.querySelectorAll("select[data-opt]").forEach((sel) => {
         sel.onchange = () => {
@@ -516,6 +521,8 @@
       cap.dataset.sig = sig;
       cap.innerHTML = want.map(([v, label]) => `<option value="${esc(v)}">${esc(label)}</option>`).join("");
     }
+    const auto = root.querySelector("[data-testid=opt-themes-auto]");
+    if (auto.textContent !== autoLabel) auto.textContent = autoLabel;
     root.querySelectorAll("select[data-opt]").forEach((sel) => {
       if (document.activeElement !== sel && sel.value !== o[sel.dataset.opt]) sel.value = o[sel.dataset.opt];
     });

@@ -28,8 +28,38 @@
     return qrCache.get(url);
   }
 
+  /* The Wi-Fi card's QR code (it holds the password) is fetched from /wifi.svg by this host TV
+     page only, once per version; the state carries the SSID and the version, never the password. */
+  const hostKey = new URLSearchParams(location.search).get("key");
+  const wifiCache = new Map();
+  function wifiSvg(w) {
+    const v = String(w.v);
+    if (!wifiCache.has(v)) {
+      wifiCache.set(v, "");
+      fetch("/wifi.svg?v=" + v + (hostKey ? "&key=" + encodeURIComponent(hostKey) : ""), { cache: "no-store" })
+        .then((r) => (r.ok ? r.text() : "")).then((svg) => {
+          wifiCache.set(v, svg);
+          document.querySelectorAll(".qr[data-wifi]").forEach((el) => { if (el.dataset.wifi === v) el.innerHTML = svg; });
+        });
+    }
+    return wifiCache.get(v);
+  }
+
+  /* With a Wi-Fi card: two steps side by side, the Wi-Fi's code first, then the join code. */
+  function joinSteps(s) {
+    const w = s.wifi;
+    return `<div class="join-steps" data-testid="join-steps">
+      <div class="step wifi-step"><p class="step-title">${esc(t("wifi.step_wifi"))}</p>
+        <div class="qr" data-testid="wifi-qr" data-wifi="${esc(String(w.v))}">${wifiSvg(w)}</div>
+        <p class="ssid" data-testid="wifi-ssid">${esc(w.ssid)}${w.open ? ` <span class="muted">${esc(t("wifi.open_network"))}</span>` : ""}</p></div>
+      <div class="step"><p class="step-title">${esc(t("wifi.step_join"))}</p>
+        <div class="qr" data-testid="qr" data-url="${esc(s.join.url)}">${qrSvg(s.join.url)}</div>
+        <p class="url" data-testid="join-url">${esc(s.join.url)}</p></div></div>`;
+  }
+
   function qrBlock(s, small) {
     if (!s.join) return "";
+    if (!small && s.wifi) return joinSteps(s);
     return `<div class="qr ${small ? "small" : ""}" data-testid="qr" data-url="${esc(s.join.url)}">${qrSvg(s.join.url)}</div>
       ${small ? "" : `<p class="scan">${esc(t("lobby.scan"))}</p>`}
       <p class="url" data-testid="join-url">${esc(s.join.url)}</p>`;
@@ -78,7 +108,7 @@
     if (screen !== "lobby") {
       screen = "lobby";
       app.dataset.screen = "lobby";
-      app.innerHTML = `<div class="lobby"><section class="join-panel"></section><section class="howto-slot"></section><section class="record-slot"></section><section class="side"></section></div>`;
+      app.innerHTML = `<div class="lobby"><section class="join-panel"></section><section class="howto-slot"></section><section class="record-slot"></section><section class="side"></section><section class="doctor-checks" data-testid="doctor-checks"></section><section class="doctor-slot" data-testid="doctor"></section></div>`;
       lobbyView = (s.party.record || []).length ? "record" : "howto";
       lobbyKey = s.party.game_key;
     }
@@ -92,11 +122,13 @@
     const panelHtml = `${qrBlock(s, false)}${
           hasRecord && !showRecord ? `<p class="lobby-turn"><button class="small rec-toggle" data-lobby-view="record" data-testid="show-record">${esc(t("record.show"))}</button></p>` : ""}`;
     PH.patch(panel, panelHtml, (el) => { PH.wireHost(el, s); wireLobbyView(el); });
+    panel.classList.toggle("has-wifi", Boolean(s.wifi && s.join));
+    drawDoctor(s);
     app.querySelector(".lobby").classList.toggle("show-record", showRecord);
     const many = s.party.roster.length > 4;
     const side = app.querySelector(".side");
     if (!side.querySelector(".game-options")) {
-      side.innerHTML = `<div class="picker"></div><div class="game-options" data-testid="game-options"></div><div class="lobby-players"></div>`;
+      side.innerHTML = `<div class="picker"></div><div class="game-options" data-testid="game-options"></div><p class="opt-help-tv" data-testid="opt-help-tv" aria-live="polite" hidden></p><div class="lobby-players"></div>`;
     }
     const picker = side.querySelector(".picker");
     picker.innerHTML = `
@@ -107,6 +139,7 @@
     PH.wireHost(picker, s);
     if (PH.night) PH.night.wire(picker, s);
     PH.lobbyOptions(side.querySelector(".game-options"), s);
+    PH.optHelpLine(side.querySelector(".opt-help-tv"), side.querySelector(".game-options"), s);
     const players = side.querySelector(".lobby-players");
     /* A TV never scrolls: more than four seats start in two compact columns, and whenever the
        side column still overflows (a "game ended" note, a game's options, a longer blurb in
@@ -121,7 +154,7 @@
     /* drawn again only when the list or the room around it changed: a select in a row that is
        open stays open through a state that did not touch it */
     const sig = [PH.lang, many, side.clientWidth, side.clientHeight, picker.offsetHeight,
-      side.querySelector(".game-options").offsetHeight, list].join("|");
+      side.querySelector(".game-options").offsetHeight, side.querySelector(".opt-help-tv").offsetHeight, list].join("|");
     if (playersSig !== sig || !players.firstChild) {
       playersSig = sig;
       for (let i = many ? 1 : 0; i < layouts.length; i++) {
@@ -195,6 +228,102 @@
 
 
 
+  /* ----- The join doctor: when nobody has joined `after` seconds after the QR code first showed
+     (the host's --doctor-after, 45 s by default), the lobby lists the usual reasons phones cannot
+     connect, each with what to do, and what the laptop found out about itself
+     (partyhost/doctor.py). It covers the game picker and the how-to (no game starts with nobody
+     seated) and leaves the QR code; it goes away when the first phone joins, or when the host
+     closes it. A TV page that gets no state at all shows the causes on its own. ----- */
+  const OFFLINE_AFTER = 8000; /* ms without a first state before the offline doctor shows */
+  let qrShownAt = 0;
+  let doctorTimer = 0;
+  let doctorClosed = false;
+  const CHECK_MARK = { ok: "✓", warn: "⚠", info: "・" };
+
+  function portOf(s) {
+    try { return new URL(s.join.url).port || "80"; } catch (e) { return ""; }
+  }
+
+  function causesHtml(s) {
+    const port = s ? portOf(s) : location.port;
+    const wifiName = s && s.wifi ? s.wifi.ssid : "";
+    const causes = [
+      ["same_wifi", wifiName ? t("doctor.cause.same_wifi.do", { ssid: wifiName }) : t("doctor.cause.same_wifi.do_any")],
+      ["guest", t("doctor.cause.guest.do")],
+      ["mobile_data", t("doctor.cause.mobile_data.do")],
+      ["firewall", t("doctor.cause.firewall.do", { port })],
+      ["address", t("doctor.cause.address.do")],
+    ];
+    return `<ol class="causes">${causes.map(([key, todo]) => `<li data-cause="${key}">
+      <h3>${esc(t("doctor.cause." + key))}</h3><p>${esc(todo)}</p></li>`).join("")}</ol>`;
+  }
+
+  /* a failed connection's reason is a code: said in this screen's language */
+  function checkParams(p) {
+    const out = Object.assign({}, p);
+    if (out.detail) out.detail = t("doctor.reason." + out.detail);
+    return out;
+  }
+
+  function checksHtml(s) {
+    const d = s.join && s.join.doctor;
+    if (!d || !d.checks.length) return "";
+    return `<div class="checks"><h2>${esc(t("doctor.checks"))}</h2><ul>${d.checks.map((c) => `
+      <li class="${esc(c.level)}" data-check="${esc(c.code)}"><span class="mark" aria-hidden="true">${CHECK_MARK[c.level] || "・"}</span>
+        <span>${esc(t("doctor.check." + c.code, checkParams(c.params)))}</span></li>`).join("")}</ul></div>`;
+  }
+
+  /* the largest of these font sizes at which the panel's words fit without scrolling */
+  function fitText(el, sizes) {
+    for (const size of sizes) {
+      el.style.fontSize = size;
+      if (el.scrollHeight <= el.clientHeight + 1) return;
+    }
+  }
+
+  function drawDoctor(s) {
+    const lobby = app.querySelector(".lobby");
+    const d = s.join && s.join.doctor;
+    const nobody = !s.party.roster.length;
+    if (s.join && !qrShownAt) qrShownAt = performance.now();
+    let due = false;
+    if (d && d.after > 0 && nobody && !doctorClosed) {
+      const left = qrShownAt + d.after * 1000 - performance.now();
+      due = left <= 0;
+      if (!due && !doctorTimer) doctorTimer = setTimeout(() => { doctorTimer = 0; render(); }, left + 50);
+    }
+    lobby.classList.toggle("show-doctor", due);
+    const slot = app.querySelector(".doctor-slot");
+    const checks = app.querySelector(".doctor-checks");
+    if (!due) { PH.patch(slot, ""); PH.patch(checks, ""); return; }
+    const html = `<div class="doctor tv">
+        <div class="doctor-head"><h2>${esc(t("doctor.title"))}</h2>
+          ${s.host ? `<button type="button" class="small" data-doctor-close data-testid="doctor-close">${esc(t("doctor.dismiss"))}</button>` : ""}</div>
+        <p class="lead">${esc(t("doctor.lead"))}</p>${causesHtml(s)}</div>`;
+    const sig = [PH.lang, html, slot.clientWidth, slot.clientHeight].join("|");
+    if (slot.dataset.sig !== sig) {
+      slot.dataset.sig = sig;
+      slot.innerHTML = html;
+      fitText(slot.firstChild, ["1.55vw", "1.4vw", "1.25vw", "1.1vw"]);
+      slot.querySelectorAll("[data-doctor-close]").forEach((b) => { b.onclick = () => { doctorClosed = true; render(); }; });
+    }
+    const checksInner = checksHtml(s);
+    if (checks.dataset.sig !== PH.lang + checksInner) {
+      checks.dataset.sig = PH.lang + checksInner;
+      checks.innerHTML = checksInner;
+      if (checks.firstChild) fitText(checks.firstChild, ["1.35vw", "1.2vw", "1.05vw"]);
+    }
+  }
+
+  /* no state at all: this screen cannot reach the host either (a TV page on another device) */
+  setTimeout(() => {
+    if (PH.last) return;
+    app.dataset.screen = "doctor";
+    app.innerHTML = `<div class="doctor tv offline" data-testid="doctor"><div class="doctor-head"><h2>${esc(t("doctor.title_offline"))}</h2></div>
+      <p class="lead">${esc(t("doctor.lead"))}</p>${causesHtml(null)}</div>`;
+    screen = "doctor";
+  }, OFFLINE_AFTER);
+
   /* Party-level notices (a save that fails, a party that could not be restored): a strip under
      the top bar, in the lobby and in a game, until the server stops sending them. It takes
      its room from the page instead of covering the QR code, Start or the game. */
@@ -259,6 +388,39 @@
       <p class="menu-room">${esc(t("app.room"))} <b>${esc(s.party.room)}</b></p>${addressPicker(s)}`;
   }
 
+  /* The Wi-Fi card (this host TV only: its state has "wifi"). What is typed stays through
+     redraws (kept in wifiDraft); the password field is never filled from the state. */
+  const wifiDraft = { ssid: null, password: "" };
+  function menuWifiHtml(s) {
+    const w = s.wifi;
+    return `<section class="menu-part menu-wifi"><h3>${esc(t("wifi.menu"))}</h3>
+      <p class="menu-note">${esc(t("wifi.menu_note"))}</p>
+      <div class="fields"><label>${esc(t("wifi.ssid"))}<input type="text" maxlength="32" autocomplete="off" spellcheck="false"
+        data-wifi-ssid data-focus="wifi-ssid" data-testid="wifi-ssid-input"></label>
+      <label>${esc(t("wifi.password"))}<input type="password" maxlength="64" autocomplete="new-password"
+        data-wifi-password data-focus="wifi-password" data-testid="wifi-password-input"></label></div>
+      <div class="row"><button type="button" data-wifi-save data-focus="wifi-save" data-testid="wifi-save">${esc(t("wifi.show"))}</button>
+        ${w ? `<button type="button" data-wifi-clear data-focus="wifi-clear" data-testid="wifi-clear">${esc(t("wifi.clear"))}</button>
+        <span class="menu-now">${esc(t("wifi.now", { ssid: w.ssid }))}</span>` : ""}</div></section>`;
+  }
+  function wireWifi(el, s) {
+    const ssid = el.querySelector("[data-wifi-ssid]");
+    const pass = el.querySelector("[data-wifi-password]");
+    if (!ssid) return;
+    ssid.value = wifiDraft.ssid !== null ? wifiDraft.ssid : (s.wifi ? s.wifi.ssid : "");
+    pass.value = wifiDraft.password;
+    ssid.oninput = () => { wifiDraft.ssid = ssid.value; };
+    pass.oninput = () => { wifiDraft.password = pass.value; };
+    const save = el.querySelector("[data-wifi-save]");
+    save.onclick = () => {
+      Promise.resolve(PH.host("wifi", { ssid: ssid.value.trim(), password: pass.value })).then((r) => {
+        if (r && r.ok) { wifiDraft.ssid = null; wifiDraft.password = ""; }
+      });
+    };
+    const clear = el.querySelector("[data-wifi-clear]");
+    if (clear) clear.onclick = () => { wifiDraft.ssid = null; wifiDraft.password = ""; PH.host("wifi", { ssid: "", password: "" }); };
+  }
+
   function menuHtml(s) {
     const coach = coachRunning(s) && !s.party.paused
       ? `<section class="menu-part"><h3>${esc(t("menu.game"))}</h3>
@@ -268,6 +430,7 @@
       <section class="menu-part"><h3>${esc(t("menu.players"))}</h3>${menuPlayersHtml(s)}</section>
       ${coach}
       <section class="menu-part"><h3>${esc(t("menu.join"))}</h3>${menuJoinHtml(s)}</section>
+      ${"wifi" in s ? menuWifiHtml(s) : ""}
       <section class="menu-part"><h3>${esc(t("menu.language"))}</h3>
         <button class="lang-switch" type="button" data-focus="lang" data-testid="lang"></button></section>`;
   }
@@ -278,6 +441,7 @@
     const key = active && active.dataset.focus;
     if (PH.patch(menu, menuHtml(s), (el) => {
       PH.wireHost(el, s);
+      wireWifi(el, s);
       PH.langButton();
       el.querySelectorAll("[data-kick-ask]").forEach((b) => {
         b.onclick = () => { kickAsk = b.dataset.kickAsk; drawMenu(PH.last); focusIn(`[data-focus="kick-no:${kickAsk}"]`); };

@@ -112,7 +112,7 @@
       case "start": return t("word_basket.ui.ev.start", { field: fieldLabel(e.field) });
       case "play": return t(e.unknown ? "word_basket.ui.ev.play_unknown" : "word_basket.ui.ev.play", { name: n(e.seat), word: e.word });
       case "reach": return t("word_basket.ui.ev.reach", { name: n(e.seat) });
-      case "race": return t("word_basket.ui.ev.race", { winner: n(e.winner), loser: n(e.loser), ms: msText(e.margin_ms) });
+      case "race": return t(e.tie ? "word_basket.ui.ev.race_tie" : "word_basket.ui.ev.race", { winner: n(e.winner), loser: n(e.loser), ms: msText(e.margin_ms) });
       case "reset": return t("word_basket.ui.ev.reset", { name: n(e.seat), count: e.count, draw: e.draw, field: fieldLabel(e.field) });
       case "reshuffle": return t("word_basket.ui.ev.reshuffle", { field: fieldLabel(e.field) });
       case "penalty":
@@ -164,7 +164,8 @@
   function raceNote(g, s) {
     const r = g.race;
     if (!r || g.field.serial !== r.field + 1) return "";
-    return `<div class="wb-race" data-testid="race">${esc(t("word_basket.ui.race", { winner: name(s, r.winner), loser: name(s, r.loser), ms: msText(r.margin_ms) }))}
+    /* tie: closer than the phones' clocks can tell (docs/fair_first_card.md): no margin shown */
+    return `<div class="wb-race" data-testid="race">${esc(t(r.tie ? "word_basket.ui.race_tie" : "word_basket.ui.race", { winner: name(s, r.winner), loser: name(s, r.loser), ms: msText(r.margin_ms) }))}
       <small>${esc(t("word_basket.ui.race_words", { winner_word: r.winner_word, loser_word: r.loser_word }))}</small></div>`;
   }
 
@@ -246,6 +247,7 @@
   const skeleton = () => `<div class="wb phone">
       <div class="wb-top" data-testid="wb-top" data-part="top"></div>
       <div class="wb-banner" data-part="banner"></div>
+      <div class="wb-actions wb-alerts" data-testid="wb-alerts" data-part="alerts"></div>
       <div class="wb-entry">
         <div class="wb-fitstrip" data-testid="fit-strip" data-part="strip" hidden></div>
         <input class="wb-word" data-testid="word" lang="ja" maxlength="40" autocomplete="off" autocorrect="off"
@@ -435,6 +437,10 @@
     const me = g.players.find((p) => p.seat === g.me);
     const live = g.phase === "play";
     const btn = [];
+    /* what answers someone else's play (a challenge, a missing リーチ pointed out) lasts seconds:
+       it goes above the word field, on the first screen of a 360x740 phone (below the hand it
+       was off screen while the coach said "do it now") */
+    const alerts = [];
     if (g.phase !== "over") {
       if (P.resetMode) btn.push(`<button data-do="cancel" data-testid="reset-cancel">${esc(t("word_basket.ui.cancel"))}</button>`);
       else if (live && !g.pending_win && hand.length) btn.push(`<button data-do="reset" data-testid="reset">${esc(t("word_basket.ui.reset"))}</button>`);
@@ -442,7 +448,7 @@
          "Reach"): a big button first in the row, no box to tick before playing */
       if (me && hand.length === 1 && !me.reach) btn.unshift(`<button class="primary wb-reach-now" data-do="reach" data-testid="reach">${esc(t("word_basket.ui.reach_now"))}</button>`);
       const ch = g.challengeable;
-      if (live && ch && ch.seat !== g.me) btn.push(`<button class="warn" data-do="challenge" data-testid="challenge">${esc(t("word_basket.ui.challenge", { word: ch.word }))}</button>`);
+      if (live && ch && ch.seat !== g.me) alerts.push(`<button class="warn" data-do="challenge" data-testid="challenge">${esc(t("word_basket.ui.challenge", { word: ch.word }))}</button>`);
       if (live) {
         const now = PH.serverNow();
         for (const p of g.players) {
@@ -454,18 +460,24 @@
             P.graceTimer = setTimeout(PH.refresh, (p.point_out_from - now) * 1000 + 50);
             continue;
           }
-          if ((p.cards === 1 && !p.reach) || pw) btn.push(`<button class="warn" data-point="${esc(p.seat)}" data-testid="point-out-${esc(p.seat)}">${esc(t("word_basket.ui.point_out", { name: name(s, p.seat) }))}</button>`);
+          if ((p.cards === 1 && !p.reach) || pw) alerts.push(`<button class="warn" data-point="${esc(p.seat)}" data-testid="point-out-${esc(p.seat)}">${esc(t("word_basket.ui.point_out", { name: name(s, p.seat) }))}</button>`);
         }
       }
     }
-    P.screen.draw("actions", btn.join(""), (el) => {
+    P.screen.draw("alerts", alerts.join(""), wireActions);
+    P.screen.draw("actions", btn.join(""), wireActions);
+  }
+
+  function wireActions(el) {
+    {
       const on = (sel, fn) => { const b = el.querySelector(sel); if (b) b.onclick = fn; };
       on("[data-do=cancel]", () => { P.resetMode = false; render(P.s); });
       /* every button that sends is guarded: a double tap sends once */
       PH.guard(el.querySelector("[data-do=reset]"), () => {
         const h = P.s.game.hand || [];
         if (h.every((c) => c.kind === "number")) {
-          return confirm(t("word_basket.ui.reset_numbers")) ? PH.act({ type: "reset", field: P.s.game.field.serial }) : null;
+          return PH.ask({ title: t("word_basket.ui.reset_numbers"), ok: t("word_basket.ui.reset") })
+            .then((yes) => (yes ? PH.act({ type: "reset", field: P.s.game.field.serial }) : null));
         }
         P.resetMode = true;
         render(P.s);
@@ -479,7 +491,7 @@
       el.querySelectorAll("[data-point]").forEach((b) => {
         PH.guard(b, () => PH.act({ type: "point_out", seat: b.dataset.point }), { key: "wb-point:" + b.dataset.point });
       });
-    });
+    }
   }
 
   function drawLog(s) {
@@ -493,7 +505,7 @@
   function feel(g, s) {
     PH.react("word_basket.phone", s, g.events, (e) => {
       if (e.kind === "race" && e.loser === g.me) {
-        PH.toast(t("word_basket.ui.race_lost", { winner: name(s, e.winner), ms: msText(e.margin_ms) }), true);
+        PH.toast(t(e.tie ? "word_basket.ui.race_lost_tie" : "word_basket.ui.race_lost", { winner: name(s, e.winner), ms: msText(e.margin_ms) }), true);
         PH.buzz([60, 40, 60]);
       } else if (e.kind === "penalty" && e.seat === g.me) {
         PH.toast(eventText(e, s), true);
@@ -669,18 +681,18 @@
     }
     const wasOpen = !!root.querySelector("details[open]");
     const vs = o.vote_seconds || 20, rw = o.reach_window || 10;
-    const choice = (attr, values, cur, label) => `<label class="small">${esc(t(label))}
-      <select data-${attr} data-testid="opt-${attr}">${values.map((v) => `<option value="${v}" ${v === cur ? "selected" : ""}>${esc(t("word_basket.ui.seconds", { seconds: v }))}</option>`).join("")}</select></label>`;
+    const choice = (attr, values, cur, label, name) => `<div class="opt"><label class="small">${esc(t(label))}
+      <select data-${attr} data-testid="opt-${attr}">${values.map((v) => `<option value="${v}" ${v === cur ? "selected" : ""}>${esc(t("word_basket.ui.seconds", { seconds: v }))}</option>`).join("")}</select></label>${PH.optHelp("word_basket", name, null, label)}</div>`;
     /* the kit redraws it only when it changed (a select being used stays open) */
     PH.patch(root, `<div class="wb-lobby host">
       <p class="small">${esc(t("word_basket.ui.opt_mode"))}</p>
       <div class="seg" data-testid="opt-mode">${modes.map((m) => `<button class="${m === mode ? "on" : ""}" data-mode="${m}" data-testid="mode-${m}">${esc(t("word_basket.ui.mode_" + m))}</button>`).join("")}</div>
-      <p class="small">${esc(t("word_basket.ui.mode_help_" + mode))}</p>
-      <div class="times">${choice("vote-seconds", [...new Set([10, 20, 30, 60, vs])].sort((a, b) => a - b), vs, "word_basket.ui.opt_vote_seconds")}
-        ${choice("reach-window", [...new Set([5, 10, 15, 20, rw])].sort((a, b) => a - b), rw, "word_basket.ui.opt_reach_window")}</div>
+      ${PH.optHelp("word_basket", "word_mode", "word_basket.ui.mode_help_" + mode, "word_basket.ui.opt_mode")}
+      <div class="times">${choice("vote-seconds", [...new Set([10, 20, 30, 60, vs])].sort((a, b) => a - b), vs, "word_basket.ui.opt_vote_seconds", "vote_seconds")}
+        ${choice("reach-window", [...new Set([5, 10, 15, 20, rw])].sort((a, b) => a - b), rw, "word_basket.ui.opt_reach_window", "reach_window")}</div>
       ${!s.party.roster.length ? "" : onTv()
-        ? `<p class="small legend" data-testid="hc-legend"><span class="hc-head">${esc(t("list.label", { label: t("word_basket.ui.opt_handicap") }))}</span>${levelsLegend(levels)}</p>`
-        : `<details ${wasOpen || Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("word_basket.ui.opt_handicap"))}</summary>
+        ? `<p class="small legend" data-testid="hc-legend"><span class="hc-head">${esc(t("list.label", { label: t("word_basket.ui.opt_handicap") }))}</span>${levelsLegend(levels)}</p>${PH.optHelp("word_basket", "handicaps", null, "word_basket.ui.opt_handicap")}`
+        : `<details ${wasOpen || Object.values(hc).some((v) => v !== "normal") ? "open" : ""}><summary class="small">${esc(t("word_basket.ui.opt_handicap"))}${PH.optHelp("word_basket", "handicaps", null, "word_basket.ui.opt_handicap")}</summary>
         <p class="small legend">${levelsLegend(levels)}</p>
         <ul class="hc">${s.party.roster.map((r) => `<li><span class="who">${esc(r.name)}</span>
           ${hcSelect(r, hc[r.seat] || "normal")}</li>`).join("")}</ul></details>`}
