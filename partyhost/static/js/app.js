@@ -747,7 +747,8 @@ const PH = (() => {
    *
    * Events are the game's own records with a serial `n` (`last_event`, `event` or a list of
    * `events`). Guarantees: each event is reacted to at most once per scope, however often the
-   * state is drawn again (a redraw, a language switch, a reconnect's full state); a page that opens
+   * state is drawn again (a redraw, a language switch, a reconnect's full state, the old state
+   * drawn again while offline); a page that opens
    * (or reconnects) onto a game under way reacts only to what happens from then on; a page that
    * watched a game start reacts to its first events too; a new game (a new `party.serial`) starts
    * over.
@@ -759,6 +760,9 @@ const PH = (() => {
    * @returns {number} how many events it reacted to
    */
   function react(scope, s, events, fn) {
+    /* Between a disconnect and the new connection's first state, what is drawn is the old state
+       (a redraw, the offline badge): no new look, nothing to react to, nothing remembered. */
+    if (firstSerial === null) return 0;
     const list = (Array.isArray(events) ? events : events ? [events] : [])
       .filter((e) => e && typeof e.n === "number").sort((a, b) => a.n - b.n);
     const serial = s && s.party ? s.party.serial : 0;
