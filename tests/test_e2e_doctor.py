@@ -104,7 +104,7 @@ def test_the_doctor_shows_when_nobody_joins_with_a_readable_wifi_qr(server, brow
             for b in names[i + 1:]:
                 assert not overlap(boxes[a], boxes[b]), (a, b, boxes[a], boxes[b])
         assert layout["doctorOver"] <= 1 and layout["checksOver"] <= 1 and layout["urlOver"] <= 0
-        assert layout["min"] >= 24, layout["min"]  # sofa-sized at 1920x1080
+        assert layout["min"] >= 30, layout["min"]  # sofa-sized at 1920x1080: the TV's body type, 1.6vw
         # both codes as drawn on the screen decode: the Wi-Fi's (escapes and all) and the join URL
         assert decode_on_screen(tv, "wifi-qr") == [wifi.payload("Party;Net", SECRET)]
         assert decode_on_screen(tv, "qr") == [tv.get_by_test_id("join-url").inner_text().strip()]
@@ -121,7 +121,7 @@ def test_the_doctor_shows_when_nobody_joins_with_a_readable_wifi_qr(server, brow
         for i, a in enumerate(names):
             for b in names[i + 1:]:
                 assert not overlap(small["boxes"][a], small["boxes"][b]), (a, b, small["boxes"])
-        assert small["doctorOver"] <= 1 and small["checksOver"] <= 1 and small["min"] >= 16, small
+        assert small["doctorOver"] <= 1 and small["checksOver"] <= 1 and small["min"] >= 20, small
         tv.screenshot(path=str(shots_dir() / "tv-doctor-720.png"))
         tv.set_viewport_size(TV_1080)
 
@@ -132,7 +132,7 @@ def test_the_doctor_shows_when_nobody_joins_with_a_readable_wifi_qr(server, brow
         expect(doctor.locator("h2")).to_have_text("Nobody has joined yet. If phones can't connect:")
         tv.screenshot(path=str(shots_dir() / "tv-doctor-en.png"))
         layout = tv.evaluate(_LAYOUT)
-        assert layout["doctorOver"] <= 1 and layout["checksOver"] <= 1 and layout["min"] >= 24, layout
+        assert layout["doctorOver"] <= 1 and layout["checksOver"] <= 1 and layout["min"] >= 30, layout
 
         # the first phone to join takes the doctor away; the lobby is back
         phone = sio_peer(srv.url, {"role": "phone"}, "phone")
@@ -199,5 +199,132 @@ def test_a_tv_page_that_gets_no_state_shows_the_causes_by_itself(server, browser
             return { over: d.scrollHeight - d.clientHeight, top: r.top, barBottom: bar.bottom, bottom: r.bottom }; }""")
         assert fits["over"] <= 1 and fits["top"] >= fits["barBottom"] and fits["bottom"] <= 1080, fits
         tv.screenshot(path=str(shots_dir() / "tv-doctor-offline.png"))
+    finally:
+        close_all(tv)
+
+
+# --- every word of the doctor and of the join panel beside it, read from the sofa ----------------
+
+# The TV's body type is 1.6vw (20.48 px at 1280 wide, 30.72 at 1920): no word of the doctor, of the
+# laptop's checks or of the join panel below it, whatever its role (a title, a cause's text, the
+# close button, the join address, the Wi-Fi's name and its "no password"), is smaller than this.
+SOFA_PX = {1280: 20, 1920: 30}
+# the QR codes' sizes before the doctor was made sofa-sized (12.5vw beside the Wi-Fi's, 14vw alone):
+# the doctor's room never comes out of theirs
+QR_PX = {(1280, True): 160, (1280, False): 179.2, (1920, True): 240, (1920, False): 268.8}
+LONG_SSID = "aterm-8c2f1e-g"  # a router's own name, as long as they come
+LAN_IP = "192.168.100.123"  # the longest join address a home Wi-Fi hands out
+
+# Every text node of the three panels: its element's font size; what is cut off (outside the screen,
+# the panel, or a box that clips it); every element whose content is wider or taller than its box;
+# a line that starts with a closing mark (。、）」…) or ends with an opening one, a Latin word (an
+# address, "Wi-Fi", the SSID) broken inside, and the join URL broken anywhere but after "http://";
+# text drawn over a QR code; the panels' boxes and the QR codes' sizes.
+_SOFA = """() => {
+  const roots = { doctor: document.querySelector(".lobby .doctor-slot"), checks: document.querySelector(".lobby .doctor-checks"),
+                  join: document.querySelector(".lobby .join-panel") };
+  const view = { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
+  const inside = (r, b, d = 1) => r.left >= b.left - d && r.right <= b.right + d && r.top >= b.top - d && r.bottom <= b.bottom + d;
+  const cross = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const OPEN = "（「『【〔〈《([", CLOSE = "、。，．,.）」』】〕〉》)]！？!?ー…‥ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ：；:;・";
+  const latin = /[A-Za-z0-9\\-.\\/:;_]/, LABELS = ".step-title, .ssid, .ssid *, button, .mark";
+  const qrs = [...document.querySelectorAll(".lobby .qr")].map((q) => q.getBoundingClientRect());
+  const sizes = [], out = [], breaks = [];
+  for (const [name, root] of Object.entries(roots)) {
+    if (!root || !root.checkVisibility()) { out.push(name + ": not shown"); continue; }
+    const rb = root.getBoundingClientRect();
+    if (!inside(rb, view)) out.push(name + ": off screen " + JSON.stringify(rb));
+    for (const el of [root, ...root.querySelectorAll("*")]) {
+      if (el.closest("svg") || !el.checkVisibility() || ["inline", "contents"].includes(getComputedStyle(el).display)) continue;
+      // (a CJK glyph's box is taller than a tight line: up to .15em past a box is its ink, not a cut)
+      const slack = Math.max(1, 0.15 * parseFloat(getComputedStyle(el).fontSize));
+      if (el.scrollWidth > el.clientWidth + slack || el.scrollHeight > el.clientHeight + slack)
+        out.push(`${name}: ${el.tagName} "${el.textContent.trim().slice(0, 30)}" overflows its box: ${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`);
+    }
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) {
+      const node = walk.currentNode, text = node.textContent, el = node.parentElement;
+      if (!text.trim() || el.closest("svg") || !el.checkVisibility()) continue;
+      const px = parseFloat(getComputedStyle(el).fontSize);
+      sizes.push([px, name, el.tagName.toLowerCase() + (el.className ? "." + el.className : ""), text.trim().slice(0, 40)]);
+      const clips = [view, rb];
+      for (let a = el; a && a !== root; a = a.parentElement) if (getComputedStyle(a).overflow !== "visible") clips.push(a.getBoundingClientRect());
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) {
+        if (r.width < 1) continue;
+        if (!clips.every((c) => inside(r, c, Math.max(1, 0.15 * px)))) out.push(`${name}: "${text.trim().slice(0, 30)}" cut off at ${JSON.stringify(r)}`);
+        if (name === "join" && qrs.some((q) => cross(q, r))) out.push(`join: "${text.trim().slice(0, 30)}" over a QR code`);
+      }
+      // line by line: where each line starts, from the characters' own boxes
+      let prev = -1, prevTop = null, gap = false;
+      for (let i = 0; i < text.length; i++) {
+        if (/\\s/.test(text[i])) { gap = true; continue; }
+        range.setStart(node, i); range.setEnd(node, i + 1);
+        const r = range.getClientRects()[0];
+        if (!r) continue;
+        if (prevTop !== null && r.top > prevTop + px * 0.5) {
+          const a = text[prev], b = text[i], before = text.slice(0, i).trim(), line = text.slice(Math.max(0, i - 8), i + 8);
+          if (CLOSE.includes(b)) breaks.push(`${name}: a line starts with ${b}: …${line}…`);
+          if (!gap && OPEN.includes(a)) breaks.push(`${name}: a line ends with ${a}: …${line}…`);
+          // the run of letters the line breaks in: an English compound ("self-assigned") may break after its hyphen
+          const run = gap ? "" : (text.slice(0, i).match(/\\S*$/)[0] + text.slice(i).match(/^\\S*/)[0]);
+          if (el.dataset.testid === "join-url") { if (!/^https?:\\/\\/$/.test(before)) breaks.push(`join: the URL breaks at …${line}…`); }
+          else if (el.matches(LABELS)) breaks.push(`${name}: a label breaks: …${line}…`);
+          else if (!gap && latin.test(a) && latin.test(b) && !(a === "-" && /^\\(?[a-z]+(-[a-z]+)+[).,;:!?]*$/.test(run)))
+            breaks.push(`${name}: a word breaks inside: …${line}…`);
+        }
+        prev = i; prevTop = r.top; gap = false;
+      }
+    }
+  }
+  const boxes = Object.fromEntries([["bar", document.querySelector(".tvbar")], ...Object.entries(roots)]
+    .filter(([, el]) => el).map(([k, el]) => [k, el.getBoundingClientRect()]));
+  const names = Object.keys(boxes);
+  for (let i = 0; i < names.length; i++) for (let j = i + 1; j < names.length; j++)
+    if (cross(boxes[names[i]], boxes[names[j]])) out.push(`${names[i]} overlaps ${names[j]}`);
+  const qr = (id) => { const el = document.querySelector(`[data-testid=${id}]`); return el ? el.getBoundingClientRect().width : null; };
+  sizes.sort((a, b) => a[0] - b[0]);
+  return { min: sizes.length ? sizes[0][0] : 0, smallest: sizes.slice(0, 6), out, breaks, qr: qr("qr"), wifiQr: qr("wifi-qr") };
+}"""
+
+
+@pytest.mark.parametrize("wifi_card", [True, False], ids=["wifi", "no-wifi"])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_every_word_of_the_doctor_reads_from_the_sofa(server, browser, size, lang, wifi_card):
+    """The doctor beside the join panel, on a LAN address (the longest a home Wi-Fi gives) and,
+    with the Wi-Fi card, a router's long SSID on an open network (its "no password" label too):
+    every word at the TV's body size or more, nothing cut off, overflowing or overlapping, Japanese
+    lines broken by its rules, no word or address split, and both QR codes at their size, decoding."""
+    width, height = size
+    args = ["--doctor-after", "2", "--host-ip", LAN_IP]
+    if wifi_card:
+        args += ["--wifi-ssid", LONG_SSID]
+    srv = server(mode="threading", seed=29, bind="0.0.0.0", extra_args=tuple(args))
+    problems: list[str] = []
+    tv = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    watch(tv, "tv", problems)
+    try:
+        tv.goto(f"{srv.url}/tv?lang={lang}")
+        expect(tv.get_by_test_id("doctor").locator(".doctor li[data-cause]")).to_have_count(5, timeout=10000)
+        expect(tv.get_by_test_id("doctor-checks").locator("li[data-check]").first).to_be_visible()
+        expect(tv.get_by_test_id("qr").locator("svg")).to_be_visible()
+        if wifi_card:
+            expect(tv.get_by_test_id("wifi-qr").locator("svg")).to_be_visible()
+            expect(tv.get_by_test_id("wifi-ssid")).to_contain_text(LONG_SSID)
+        tv.wait_for_timeout(300)  # the fitting redraws have settled
+        m = tv.evaluate(_SOFA)
+        print(f"{width}x{height} {lang} wifi={wifi_card}: min {m['min']} px, QR {m['qr']} / Wi-Fi QR {m['wifiQr']};"
+              f" smallest {m['smallest']}")
+        assert not m["out"], m["out"]
+        assert not m["breaks"], m["breaks"]
+        assert m["min"] >= SOFA_PX[width], m["smallest"]
+        assert m["qr"] >= QR_PX[width, wifi_card] - 0.5, m["qr"]
+        if wifi_card:
+            assert m["wifiQr"] >= QR_PX[width, True] - 0.5, m["wifiQr"]
+            assert decode_on_screen(tv, "wifi-qr") == [wifi.payload(LONG_SSID)]
+        assert decode_on_screen(tv, "qr") == [f"http://{LAN_IP}:{srv.port}/"]
+        assert not problems, problems
     finally:
         close_all(tv)
