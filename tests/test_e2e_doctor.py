@@ -195,9 +195,11 @@ def test_a_tv_page_that_gets_no_state_shows_the_causes_by_itself(server, browser
         expect(doctor.locator("li[data-cause]")).to_have_count(5)
         expect(doctor.locator("li[data-cause=firewall]")).to_contain_text(f"ポート{srv.port}/tcp")
         fits = tv.evaluate("""() => { const d = document.querySelector(".doctor.offline"), r = d.getBoundingClientRect(),
-            bar = document.querySelector(".tvbar").getBoundingClientRect();
-            return { over: d.scrollHeight - d.clientHeight, top: r.top, barBottom: bar.bottom, bottom: r.bottom }; }""")
+            bar = document.querySelector(".tvbar").getBoundingClientRect(), w = document.createTreeWalker(d, NodeFilter.SHOW_TEXT);
+            let min = 1e9; while (w.nextNode()) if (w.currentNode.textContent.trim()) min = Math.min(min, parseFloat(getComputedStyle(w.currentNode.parentElement).fontSize));
+            return { over: d.scrollHeight - d.clientHeight, top: r.top, barBottom: bar.bottom, bottom: r.bottom, min }; }""")
         assert fits["over"] <= 1 and fits["top"] >= fits["barBottom"] and fits["bottom"] <= 1080, fits
+        assert fits["min"] >= SOFA_PX[1920], fits  # every word at the TV's body type here too
         tv.screenshot(path=str(shots_dir() / "tv-doctor-offline.png"))
     finally:
         close_all(tv)

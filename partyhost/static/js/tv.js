@@ -45,16 +45,24 @@
     return wifiCache.get(v);
   }
 
+  /* The join address as two unbreakable parts, "http://" and the rest: beside the doctor, where
+     the join panel is narrow, it breaks after the scheme if anywhere, never inside the address
+     or its port (the lobby's own layout still breaks it where its rules say). */
+  function urlHtml(url) {
+    const at = url.indexOf("://") + 3;
+    return at > 2 ? `<span class="nb">${esc(url.slice(0, at))}</span><wbr><span class="nb">${esc(url.slice(at))}</span>` : esc(url);
+  }
+
   /* With a Wi-Fi card: two steps side by side, the Wi-Fi's code first, then the join code. */
   function joinSteps(s) {
     const w = s.wifi;
     return `<div class="join-steps" data-testid="join-steps">
       <div class="step wifi-step"><p class="step-title">${esc(t("wifi.step_wifi"))}</p>
         <div class="qr" data-testid="wifi-qr" data-wifi="${esc(String(w.v))}">${wifiSvg(w)}</div>
-        <p class="ssid" data-testid="wifi-ssid">${esc(w.ssid)}${w.open ? ` <span class="muted">${esc(t("wifi.open_network"))}</span>` : ""}</p></div>
+        <p class="ssid" data-testid="wifi-ssid"><span class="ssid-name">${esc(w.ssid)}</span>${w.open ? ` <span class="muted">${esc(t("wifi.open_network"))}</span>` : ""}</p></div>
       <div class="step"><p class="step-title">${esc(t("wifi.step_join"))}</p>
         <div class="qr" data-testid="qr" data-url="${esc(s.join.url)}">${qrSvg(s.join.url)}</div>
-        <p class="url" data-testid="join-url">${esc(s.join.url)}</p></div></div>`;
+        <p class="url" data-testid="join-url">${urlHtml(s.join.url)}</p></div></div>`;
   }
 
   function qrBlock(s, small) {
@@ -62,7 +70,7 @@
     if (!small && s.wifi) return joinSteps(s);
     return `<div class="qr ${small ? "small" : ""}" data-testid="qr" data-url="${esc(s.join.url)}">${qrSvg(s.join.url)}</div>
       ${small ? "" : `<p class="scan">${esc(t("lobby.scan"))}</p>`}
-      <p class="url" data-testid="join-url">${esc(s.join.url)}</p>`;
+      <p class="url" data-testid="join-url">${urlHtml(s.join.url)}</p>`;
   }
 
   function addressPicker(s) {
@@ -175,6 +183,10 @@
       const ro = new ResizeObserver(() => { if (recordSlot.isConnected && PH.last && PH.last.party.phase !== "game") render(); });
       ro.observe(recordSlot);
       ro.observe(side);
+      /* while the doctor shows, the side column and the record are hidden: its own slots say
+         when the room changed (a window made full screen), and its words are fitted again */
+      ro.observe(app.querySelector(".doctor-slot"));
+      ro.observe(app.querySelector(".doctor-checks"));
     }
     if (showRecord) {
       const sig = [PH.lang, recordSlot.clientWidth, recordSlot.clientHeight, JSON.stringify(s.party.record),
@@ -255,7 +267,7 @@
       ["address", t("doctor.cause.address.do")],
     ];
     return `<ol class="causes">${causes.map(([key, todo]) => `<li data-cause="${key}">
-      <h3>${esc(t("doctor.cause." + key))}</h3><p>${esc(todo)}</p></li>`).join("")}</ol>`;
+      <h3>${keepWhole(esc(t("doctor.cause." + key)))}</h3><p>${keepWhole(esc(todo))}</p></li>`).join("")}</ol>`;
   }
 
   /* a failed connection's reason is a code: said in this screen's language */
@@ -270,15 +282,33 @@
     if (!d || !d.checks.length) return "";
     return `<div class="checks"><h2>${esc(t("doctor.checks"))}</h2><ul>${d.checks.map((c) => `
       <li class="${esc(c.level)}" data-check="${esc(c.code)}"><span class="mark" aria-hidden="true">${CHECK_MARK[c.level] || "・"}</span>
-        <span>${esc(t("doctor.check." + c.code, checkParams(c.params)))}</span></li>`).join("")}</ul></div>`;
+        <span>${keepWhole(esc(t("doctor.check." + c.code, checkParams(c.params))))}</span></li>`).join("")}</ul></div>`;
   }
 
-  /* the largest of these font sizes at which the panel's words fit without scrolling */
+  /* the largest of these font sizes at which the panel's words fit without scrolling: the TV's
+     body type (1.6vw) first; a smaller one only when a laptop's long list leaves no other way */
+  const DOCTOR_SIZES = ["1.6vw", "1.5vw", "1.4vw", "1.25vw", "1.1vw"];
   function fitText(el, sizes) {
     for (const size of sizes) {
       el.style.fontSize = size;
-      if (el.scrollHeight <= el.clientHeight + 1) return;
+      if (el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1) return;
     }
+  }
+
+  /* Latin runs with inner marks (Wi-Fi, an address and its port, 8765/tcp, --host-ip, the SSID)
+     stay whole on one line: a Japanese line breaks around them, an English one at its spaces.
+     `html` is already escaped text (its entities have no inner marks). */
+  function keepWhole(html) {
+    return html.replace(/-*[A-Za-z0-9]+(?:[-.:/][A-Za-z0-9]+)+/g, (m) => `<span class="nb">${m}</span>`);
+  }
+
+  /* The Wi-Fi's name stays on one line beside the doctor; one too long for its step (32
+     characters) breaks anywhere rather than leave the panel */
+  function fitSsid(panel) {
+    const steps = panel.querySelector(".join-steps");
+    if (!steps) return;
+    steps.classList.remove("squeeze");
+    if (steps.scrollWidth > steps.clientWidth + 1) steps.classList.add("squeeze");
   }
 
   function drawDoctor(s) {
@@ -297,21 +327,23 @@
     const checks = app.querySelector(".doctor-checks");
     if (!due) { PH.patch(slot, ""); PH.patch(checks, ""); return; }
     const html = `<div class="doctor tv">
-        <div class="doctor-head"><h2>${esc(t("doctor.title"))}</h2>
+        <div class="doctor-head"><h2>${keepWhole(esc(t("doctor.title")))}</h2>
           ${s.host ? `<button type="button" class="small" data-doctor-close data-testid="doctor-close">${esc(t("doctor.dismiss"))}</button>` : ""}</div>
-        <p class="lead">${esc(t("doctor.lead"))}</p>${causesHtml(s)}</div>`;
+        <p class="lead">${keepWhole(esc(t("doctor.lead")))}</p>${causesHtml(s)}</div>`;
     const sig = [PH.lang, html, slot.clientWidth, slot.clientHeight].join("|");
     if (slot.dataset.sig !== sig) {
       slot.dataset.sig = sig;
       slot.innerHTML = html;
-      fitText(slot.firstChild, ["1.55vw", "1.4vw", "1.25vw", "1.1vw"]);
+      fitText(slot.firstChild, DOCTOR_SIZES);
       slot.querySelectorAll("[data-doctor-close]").forEach((b) => { b.onclick = () => { doctorClosed = true; render(); }; });
     }
+    fitSsid(app.querySelector(".join-panel"));
     const checksInner = checksHtml(s);
-    if (checks.dataset.sig !== PH.lang + checksInner) {
-      checks.dataset.sig = PH.lang + checksInner;
+    const checksSig = [PH.lang, checksInner, checks.clientWidth, checks.clientHeight].join("|");
+    if (checks.dataset.sig !== checksSig) {
+      checks.dataset.sig = checksSig;
       checks.innerHTML = checksInner;
-      if (checks.firstChild) fitText(checks.firstChild, ["1.35vw", "1.2vw", "1.05vw"]);
+      if (checks.firstChild) fitText(checks.firstChild, DOCTOR_SIZES);
     }
   }
 
@@ -319,8 +351,8 @@
   setTimeout(() => {
     if (PH.last) return;
     app.dataset.screen = "doctor";
-    app.innerHTML = `<div class="doctor tv offline" data-testid="doctor"><div class="doctor-head"><h2>${esc(t("doctor.title_offline"))}</h2></div>
-      <p class="lead">${esc(t("doctor.lead"))}</p>${causesHtml(null)}</div>`;
+    app.innerHTML = `<div class="doctor tv offline" data-testid="doctor"><div class="doctor-head"><h2>${keepWhole(esc(t("doctor.title_offline")))}</h2></div>
+      <p class="lead">${keepWhole(esc(t("doctor.lead")))}</p>${causesHtml(null)}</div>`;
     screen = "doctor";
   }, OFFLINE_AFTER);
 
