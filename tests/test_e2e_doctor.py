@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from partyhost import wifi
 
 from .test_e2e_axe import axe
-from .test_e2e_mind import close_all, shots_dir, watch
+from .test_e2e_mind import close_all, host_menu, shots_dir, watch
 
 pytestmark = [pytest.mark.e2e, pytest.mark.server]
 
@@ -126,8 +126,7 @@ def test_the_doctor_shows_when_nobody_joins_with_a_readable_wifi_qr(server, brow
         tv.set_viewport_size(TV_1080)
 
         # English too, same room
-        tv.get_by_test_id("host-menu").click()
-        tv.get_by_test_id("host-menu-panel").get_by_test_id("lang").click()
+        host_menu(tv).get_by_test_id("lang").click()
         tv.keyboard.press("Escape")
         expect(doctor.locator("h2")).to_have_text("Nobody has joined yet. If phones can't connect:")
         tv.screenshot(path=str(shots_dir() / "tv-doctor-en.png"))
@@ -152,8 +151,7 @@ def test_the_host_menu_puts_a_wifi_qr_on_the_tv(server, browser):
     tv = open_tv(browser, srv, problems)
     try:
         assert tv.get_by_test_id("wifi-qr").count() == 0
-        tv.get_by_test_id("host-menu").click()
-        panel = tv.get_by_test_id("host-menu-panel")
+        panel = host_menu(tv)
         panel.get_by_test_id("wifi-ssid-input").fill("旅ルーター")
         panel.get_by_test_id("wifi-password-input").fill("short")
         panel.get_by_test_id("wifi-save").click()
@@ -170,8 +168,7 @@ def test_the_host_menu_puts_a_wifi_qr_on_the_tv(server, browser):
         assert decode_on_screen(tv, "wifi-qr") == [wifi.payload("旅ルーター", "yoru;no:party")]
         expect(tv.get_by_test_id("wifi-ssid")).to_have_text("旅ルーター")
         # removed again: the lobby has its one QR code back
-        tv.get_by_test_id("host-menu").click()
-        panel.get_by_test_id("wifi-clear").click()
+        host_menu(tv).get_by_test_id("wifi-clear").click()
         expect(tv.get_by_test_id("wifi-qr")).to_have_count(0)
         expect(tv.get_by_test_id("qr").locator("svg")).to_be_visible()
         assert not problems, problems
