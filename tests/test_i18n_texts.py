@@ -142,6 +142,17 @@ def test_diabolos_card_rule_says_the_same_in_both_languages():
         assert "A word may not use the same card twice" in en[key], en[key]
 
 
+def test_the_doctors_mobile_data_advice_says_the_same_in_both_languages():
+    """The join doctor's mobile-data cause: the English said to choose "Stay connected" when the
+    phone asks; the Japanese quoted a whole dialog line (「インターネット未接続でも接続を維持」) no
+    phone was said to ask, a different instruction. Both now: mobile data off, or, when the phone
+    asks, the choice that stays connected."""
+    ja, en = i18n.catalogue("ja"), i18n.catalogue("en")
+    key = "doctor.cause.mobile_data.do"
+    assert "モバイルデータをオフ" in ja[key] and "聞かれたら「接続を維持」" in ja[key], ja[key]
+    assert "Turn mobile data off" in en[key] and '"Stay connected" when the phone asks' in en[key], en[key]
+
+
 def test_no_option_help_repeats_its_label():
     """The lobby draws each option's help after its name ("{label}: help"): Decrypto's read
     "キーワードの言語：キーワードの言語。…" / "Keyword language: Keyword language; …"."""
