@@ -327,3 +327,33 @@ def test_every_word_of_the_doctor_reads_from_the_sofa(server, browser, size, lan
         assert not problems, problems
     finally:
         close_all(tv)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_the_lobbys_join_panel_reads_from_the_sofa_without_the_doctor(server, browser, size, lang):
+    """The lobby every night starts on (nobody has joined, the doctor not due): its scan line was
+    .78 of the TV's body type (16 px at 1280×720) and its join address broke inside the port
+    ("http://192.168.100.123:46|669/"). Now the same checks as the doctor's panels: every word at
+    the TV's body type or more, the address broken only after "http://", the QR code at its size."""
+    width, height = size
+    srv = server(mode="threading", seed=29, bind="0.0.0.0", extra_args=("--doctor-after", "0", "--host-ip", LAN_IP))
+    problems: list[str] = []
+    tv = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    watch(tv, "tv", problems)
+    try:
+        tv.goto(f"{srv.url}/tv?lang={lang}")
+        expect(tv.get_by_test_id("qr").locator("svg")).to_be_visible()
+        expect(tv.get_by_test_id("join-url")).to_have_text(f"http://{LAN_IP}:{srv.port}/")
+        tv.wait_for_timeout(300)  # the fitting redraws have settled
+        m = tv.evaluate(_SOFA)
+        print(f"lobby {width}x{height} {lang}: min {m['min']} px, QR {m['qr']}; smallest {m['smallest']}")
+        assert sorted(o for o in m["out"] if o.endswith(": not shown")) == ["checks: not shown", "doctor: not shown"]
+        assert [o for o in m["out"] if not o.endswith(": not shown")] == []
+        assert not m["breaks"], m["breaks"]
+        assert m["min"] >= SOFA_PX[width], m["smallest"]
+        assert m["qr"] >= QR_PX[width, False] - 0.5, m["qr"]
+        assert decode_on_screen(tv, "qr") == [f"http://{LAN_IP}:{srv.port}/"]
+        assert not problems, problems
+    finally:
+        close_all(tv)

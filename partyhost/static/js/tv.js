@@ -45,12 +45,20 @@
     return wifiCache.get(v);
   }
 
-  /* The join address as two unbreakable parts, "http://" and the rest: beside the doctor, where
-     the join panel is narrow, it breaks after the scheme if anywhere, never inside the address
-     or its port (the lobby's own layout still breaks it where its rules say). */
+  /* The join address as two unbreakable parts, "http://" and the rest: it breaks after the
+     scheme if anywhere, never inside the address or its port (fitUrl: unless it cannot fit). */
   function urlHtml(url) {
     const at = url.indexOf("://") + 3;
     return at > 2 ? `<span class="nb">${esc(url.slice(0, at))}</span><wbr><span class="nb">${esc(url.slice(at))}</span>` : esc(url);
+  }
+
+  /* The join address kept whole (urlHtml) unless even its address part is wider than its column
+     (a long IPv6 address on a 720p TV): then it may break anywhere rather than leave the panel. */
+  function fitUrl(panel) {
+    const url = panel.querySelector(".url");
+    if (!url) return;
+    url.classList.remove("spill");
+    if (url.scrollWidth > url.clientWidth + 1) url.classList.add("spill");
   }
 
   /* With a Wi-Fi card: two steps side by side, the Wi-Fi's code first, then the join code. */
@@ -131,6 +139,7 @@
           hasRecord && !showRecord ? `<p class="lobby-turn"><button class="small rec-toggle" data-lobby-view="record" data-testid="show-record">${esc(t("record.show"))}</button></p>` : ""}`;
     PH.patch(panel, panelHtml, (el) => { PH.wireHost(el, s); wireLobbyView(el); });
     panel.classList.toggle("has-wifi", Boolean(s.wifi && s.join));
+    fitUrl(panel);
     drawDoctor(s);
     app.querySelector(".lobby").classList.toggle("show-record", showRecord);
     const many = s.party.roster.length > 4;
